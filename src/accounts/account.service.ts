@@ -1,0 +1,101 @@
+import { createHash } from 'node:crypto';
+import type { Db } from '../db/database.ts';
+import type { Clock } from '../shared/clock.ts';
+import { notFound } from '../shared/errors.ts';
+import { newId, randomBase62 } from '../shared/ids.ts';
+import * as repo from './account.repository.ts';
+import type { Scope } from './account.table.ts';
+
+export const API_KEY_PREFIX = 'tk_';
+const API_KEY_PATTERN = /^tk_[0-9A-Za-z]{32}$/;
+
+/** Who is calling: resolved from an API key. */
+export interface Principal {
+  userId: string;
+  keyId: string;
+  scope: Scope;
+}
+
+export interface CreatedKey {
+  id: string;
+  userId: string;
+  scope: Scope;
+  /** The full key: shown once, never stored. */
+  key: string;
+}
+
+/**
+ * How long a key lookup is reused. A revoked key must stop working within one second, so
+ * this stays well under that.
+ */
+const KEY_CACHE_TTL_MS = 500;
+const KEY_CACHE_MAX_ENTRIES = 10_000;
+
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+export class AccountService {
+  private readonly db: Db;
+  private readonly clock: Clock;
+  private readonly keyCache = new Map<string, { principal: Principal | null; expiresAt: number }>();
+
+  constructor(db: Db, clock: Clock) {
+    this.db = db;
+    this.clock = clock;
+  }
+
+  async createUser(name: string): Promise<{ id: string; name: string }> {
+    const user = { id: newId('usr'), name, created_at: this.clock.now() };
+    await repo.insertUser(this.db, user);
+    return { id: user.id, name: user.name };
+  }
+
+  async countUsers(): Promise<number> {
+    return repo.countUsers(this.db);
+  }
+
+  async createKey(userId: string, scope: Scope): Promise<CreatedKey> {
+    if (!(await repo.findUser(this.db, userId))) throw notFound('user', userId);
+    // 32 base62 characters carry about 190 bits from the CSPRNG.
+    const key = `${API_KEY_PREFIX}${randomBase62(32)}`;
+    const id = newId('key');
+    await repo.insertApiKey(this.db, {
+      id,
+      user_id: userId,
+      scope,
+      token_hash: hashApiKey(key),
+      token_hint: key.slice(-4),
+      created_at: this.clock.now(),
+      revoked_at: null,
+    });
+    return { id, userId, scope, key };
+  }
+
+  async listKeys(userId: string) {
+    if (!(await repo.findUser(this.db, userId))) throw notFound('user', userId);
+    return repo.listApiKeys(this.db, userId);
+  }
+
+  async revokeKey(keyId: string): Promise<void> {
+    if (!(await repo.revokeApiKey(this.db, keyId, this.clock.now()))) throw notFound('key', keyId);
+  }
+
+  /** Resolves a presented key, or null when it is malformed, unknown or revoked. */
+  async authenticate(key: string): Promise<Principal | null> {
+    if (!API_KEY_PATTERN.test(key)) return null;
+    const now = this.clock.now();
+    const hash = hashApiKey(key);
+    const cached = this.keyCache.get(hash);
+    if (cached && cached.expiresAt > now) return cached.principal;
+    const row = await repo.findActiveKeyByHash(this.db, hash);
+    const principal = row ? { userId: row.user_id, keyId: row.id, scope: row.scope } : null;
+    if (this.keyCache.size >= KEY_CACHE_MAX_ENTRIES) this.keyCache.clear();
+    this.keyCache.set(hash, { principal, expiresAt: now + KEY_CACHE_TTL_MS });
+    return principal;
+  }
+
+  async requireUser(userId: string): Promise<void> {
+    if (!(await repo.findUser(this.db, userId))) throw notFound('user', userId);
+  }
+}

@@ -1,0 +1,97 @@
+// Builds the HTTP application and never listens: the server starts it, tests inject into it
+// or listen on an ephemeral port.
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { Services } from './container.ts';
+import { installAccessControl } from './http/access.ts';
+import { installErrorHandling, sendError, toAppError } from './http/error-handler.ts';
+import { healthRoutes } from './http/health.routes.ts';
+import { openApiRoutes, openApiOptions } from './http/openapi.ts';
+import type { RateLimitStore } from './http/rate-limit-store.ts';
+import { validatorCompiler } from './http/validation.ts';
+import { newId } from './shared/ids.ts';
+import { streamRoutes } from './streams/stream.routes.ts';
+import { videoRoutes } from './videos/video.routes.ts';
+
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+export interface AppOptions {
+  services: Services;
+  rateLimits: RateLimitStore;
+  rateLimitPerKey: number;
+  rateLimitPerIp: number;
+  logger?: Logger | undefined;
+  /** Extra routes (media, watch pages, webhooks) registered by their features. */
+  plugins?: ((app: FastifyInstance) => Promise<void>)[];
+}
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { services } = options;
+  const app = Fastify({
+    loggerInstance: options.logger as FastifyBaseLogger | undefined,
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: BODY_LIMIT_BYTES,
+    requestIdHeader: false,
+    genReqId: () => newId('req'),
+    return503OnClosing: true,
+    // Malformed URLs (bad percent-encoding) get the envelope like every other error.
+    frameworkErrors: (error, request, reply) => {
+      void sendError(reply, toAppError(error, request));
+    },
+    ajv: { customOptions: { removeAdditional: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  // Bodies are JSON only; anything else is invalid_content_type.
+  app.removeContentTypeParser(['text/plain']);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+  // One line per request, after the response: method, path, status and time, never headers.
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: request.url,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 100) / 100,
+        key: request.principal?.keyId,
+      },
+      'request',
+    );
+  });
+
+  installErrorHandling(app);
+  installAccessControl(app, {
+    accounts: services.accounts,
+    rateLimits: options.rateLimits,
+    clock: services.clock,
+    perKeyLimit: options.rateLimitPerKey,
+    perIpLimit: options.rateLimitPerIp,
+  });
+
+  await app.register(swagger, openApiOptions());
+  await app.register(healthRoutes, { database: services.database });
+  await app.register(
+    async (v1) => {
+      await v1.register(openApiRoutes);
+      await v1.register(streamRoutes, {
+        streams: services.streams,
+        cursors: services.cursors,
+        urls: services.urls,
+      });
+      await v1.register(videoRoutes, {
+        videos: services.videos,
+        cursors: services.cursors,
+        urls: services.urls,
+      });
+    },
+    { prefix: '/v1' },
+  );
+  for (const plugin of options.plugins ?? []) await app.register(plugin);
+  await app.ready();
+  return app;
+}

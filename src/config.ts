@@ -1,0 +1,198 @@
+// Configuration is read from the environment once, at start, and validated as a whole:
+// every bad variable is reported in one message, and nothing else in the program reads
+// process.env.
+import path from 'node:path';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  /** Directory for files the service owns (the generated secret key, media). */
+  dataDir: string;
+  /** Base URL of public pages and media, without a trailing slash. */
+  publicUrl: string;
+  logLevel: LogLevel;
+  rateLimitPerKey: number;
+  rateLimitPerIp: number;
+  /** 32-byte master secret from SECRET_KEY; when absent it is generated into dataDir. */
+  secretKey: Buffer | undefined;
+  /** Shared rate-limit store for several processes; in-process counters when absent. */
+  redisUrl: string | undefined;
+  webhooks: WebhookConfig;
+  ingest: IngestConfig;
+}
+
+export interface WebhookConfig {
+  /** Delays before attempts 2..n, in milliseconds; attempts = delays + 1. */
+  retryDelaysMs: number[];
+  timeoutMs: number;
+  disableAfterFailedEvents: number;
+  allowPrivateTargets: boolean;
+}
+
+export interface IngestConfig {
+  rtmpPort: number;
+  reconnectWindowSeconds: number;
+  ffmpegPath: string;
+}
+
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.problems = problems;
+  }
+}
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+type Env = Record<string, string | undefined>;
+
+/** Reads variables one by one, collecting problems instead of stopping at the first. */
+export class EnvReader {
+  readonly problems: string[] = [];
+  private readonly env: Env;
+  constructor(env: Env) {
+    this.env = env;
+  }
+
+  string(name: string, fallback: string): string {
+    const raw = this.env[name];
+    if (raw === undefined || raw.trim() === '') return fallback;
+    return raw.trim();
+  }
+
+  optional(name: string): string | undefined {
+    const raw = this.env[name];
+    return raw === undefined || raw.trim() === '' ? undefined : raw.trim();
+  }
+
+  integer(name: string, fallback: number, min: number, max: number): number {
+    const raw = this.optional(name);
+    if (raw === undefined) return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+      this.problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return Number(raw);
+  }
+
+  boolean(name: string, fallback: boolean): boolean {
+    const raw = this.optional(name);
+    if (raw === undefined) return fallback;
+    if (raw === 'true' || raw === '1') return true;
+    if (raw === 'false' || raw === '0') return false;
+    this.problems.push(`${name} must be true or false (got "${raw}")`);
+    return fallback;
+  }
+
+  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+    const raw = this.optional(name);
+    if (raw === undefined) return fallback;
+    if (!(allowed as readonly string[]).includes(raw)) {
+      this.problems.push(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
+      return fallback;
+    }
+    return raw as T;
+  }
+
+  httpUrl(name: string, fallback: string): string {
+    const raw = this.string(name, fallback);
+    try {
+      const url = new URL(raw);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('protocol');
+      return raw.replace(/\/+$/, '');
+    } catch {
+      this.problems.push(`${name} must be an absolute http:// or https:// URL (got "${raw}")`);
+      return fallback;
+    }
+  }
+
+  /** A comma-separated list of durations such as `1m,15m,2h,22h` (units ms, s, m, h). */
+  durations(name: string, fallback: string): number[] {
+    const raw = this.string(name, fallback);
+    const parsed = raw.split(',').map((part) => parseDuration(part.trim()));
+    if (parsed.some((ms) => ms === undefined)) {
+      this.problems.push(`${name} must be comma-separated durations like 1m,15m,2h,22h (got "${raw}")`);
+      return fallback.split(',').map((part) => parseDuration(part) ?? 0);
+    }
+    return parsed as number[];
+  }
+
+  fail(problem: string): void {
+    this.problems.push(problem);
+  }
+}
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+export function parseDuration(text: string): number | undefined {
+  const match = /^(\d+)(ms|s|m|h)$/.exec(text);
+  if (!match) return undefined;
+  const [, amount, unit] = match;
+  return Number(amount) * (UNIT_MS[unit ?? ''] ?? 0);
+}
+
+export function isPostgresUrl(url: string): boolean {
+  return url.startsWith('postgres://') || url.startsWith('postgresql://');
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const read = new EnvReader(env);
+  const port = read.integer('PORT', 8080, 0, 65535);
+  const host = read.string('HOST', '0.0.0.0');
+  const databaseUrl = read.string('DATABASE_URL', './data/tributary.db');
+  if (databaseUrl.includes('://') && !isPostgresUrl(databaseUrl)) {
+    read.fail(
+      `DATABASE_URL must be a SQLite file path, :memory:, or a postgres:// URL (got "${databaseUrl}")`,
+    );
+  }
+  const defaultDataDir =
+    isPostgresUrl(databaseUrl) || databaseUrl === ':memory:' ? './data' : path.dirname(databaseUrl);
+  const dataDir = path.resolve(read.string('DATA_DIR', defaultDataDir));
+  const publicUrl = read.httpUrl('PUBLIC_URL', `http://localhost:${port}`);
+  const logLevel = read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info');
+  const rateLimitPerKey = read.integer('RATE_LIMIT_PER_KEY', 1000, 1, 10_000_000);
+  const rateLimitPerIp = read.integer('RATE_LIMIT_PER_IP', 60, 1, 10_000_000);
+
+  let secretKey: Buffer | undefined;
+  const rawSecret = read.optional('SECRET_KEY');
+  if (rawSecret !== undefined) {
+    secretKey = /^[0-9a-fA-F]{64}$/.test(rawSecret) ? Buffer.from(rawSecret, 'hex') : undefined;
+    if (!secretKey) read.fail('SECRET_KEY must be 64 hexadecimal characters (32 bytes)');
+  }
+
+  const redisUrl = read.optional('REDIS_URL');
+  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
+    read.fail(`REDIS_URL must be a redis:// or rediss:// URL (got "${redisUrl}")`);
+  }
+  const webhooks: WebhookConfig = {
+    retryDelaysMs: read.durations('WEBHOOK_RETRY_DELAYS', '1m,15m,2h,22h'),
+    timeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', 5000, 100, 60_000),
+    disableAfterFailedEvents: read.integer('WEBHOOK_DISABLE_AFTER_FAILED_EVENTS', 3, 1, 1000),
+    allowPrivateTargets: read.boolean('WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
+  };
+  const ingest: IngestConfig = {
+    rtmpPort: read.integer('RTMP_PORT', 1935, 0, 65535),
+    reconnectWindowSeconds: read.integer('RECONNECT_WINDOW_SECONDS', 60, 1, 3600),
+    ffmpegPath: read.string('FFMPEG_PATH', 'ffmpeg'),
+  };
+
+  if (read.problems.length > 0) throw new ConfigError(read.problems);
+  return {
+    port,
+    host,
+    databaseUrl,
+    dataDir,
+    publicUrl,
+    logLevel,
+    rateLimitPerKey,
+    rateLimitPerIp,
+    secretKey,
+    redisUrl,
+    webhooks,
+    ingest,
+  };
+}

@@ -1,0 +1,43 @@
+// The composition root's wiring: one instance of each service over one database. The server,
+// the worker and the CLI all build their parts here, so they share the same rules.
+import { AccountService } from './accounts/account.service.ts';
+import type { Config } from './config.ts';
+import type { DatabaseHandle } from './db/database.ts';
+import { CursorCodec } from './http/pagination.ts';
+import type { Clock } from './shared/clock.ts';
+import { PublicUrls } from './shared/public-urls.ts';
+import { deriveKey } from './shared/secret-key.ts';
+import { StreamService } from './streams/stream.service.ts';
+import { SubscriptionService } from './subscriptions/subscription.service.ts';
+import { VideoService } from './videos/video.service.ts';
+
+export interface Services {
+  database: DatabaseHandle;
+  clock: Clock;
+  urls: PublicUrls;
+  cursors: CursorCodec;
+  accounts: AccountService;
+  streams: StreamService;
+  videos: VideoService;
+  subscriptions: SubscriptionService;
+}
+
+export function createServices(
+  config: Pick<Config, 'publicUrl'>,
+  database: DatabaseHandle,
+  secretKey: Buffer,
+  clock: Clock,
+): Services {
+  const { db } = database;
+  const urls = new PublicUrls(config.publicUrl);
+  return {
+    database,
+    clock,
+    urls,
+    cursors: new CursorCodec(deriveKey(secretKey, 'cursors')),
+    accounts: new AccountService(db, clock),
+    streams: new StreamService(db, clock, urls),
+    videos: new VideoService(db, clock, urls),
+    subscriptions: new SubscriptionService(db, clock),
+  };
+}

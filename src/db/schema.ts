@@ -1,0 +1,16 @@
+// Every table the service reads or writes, in one place for Kysely. Each table's shape
+// lives in its feature folder.
+import type { ApiKeyTable, UserTable } from '../accounts/account.table.ts';
+import type { EventTable } from '../events/event.table.ts';
+import type { StreamTable } from '../streams/stream.table.ts';
+import type { SubscriptionTable } from '../subscriptions/subscription.table.ts';
+import type { VideoTable } from '../videos/video.table.ts';
+
+export interface Tables {
+  users: UserTable;
+  api_keys: ApiKeyTable;
+  streams: StreamTable;
+  videos: VideoTable;
+  subscriptions: SubscriptionTable;
+  events: EventTable;
+}

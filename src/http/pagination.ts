@@ -1,0 +1,82 @@
+// Opaque, tamper-evident keyset cursors. A cursor carries the sort key of the last item of a
+// page and a digest of the filters it was made under, authenticated with an HMAC, so a
+// forged, edited or reused-with-other-filters cursor is refused instead of misread.
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { AppError } from '../shared/errors.ts';
+
+const PREFIX = 'cur_';
+const MAC_BYTES = 16;
+
+/** The position after which the next page starts: the last item's sort key. */
+export interface KeysetPosition {
+  sortKey: number;
+  id: string;
+}
+
+export type CursorFilters = Record<string, string | undefined>;
+
+export class CursorCodec {
+  private readonly key: Buffer;
+  constructor(key: Buffer) {
+    this.key = key;
+  }
+
+  encode(position: KeysetPosition, filters: CursorFilters): string {
+    const payload = Buffer.from(JSON.stringify([position.sortKey, position.id, digestFilters(filters)]));
+    return PREFIX + Buffer.concat([payload, this.mac(payload)]).toString('base64url');
+  }
+
+  decode(cursor: string, filters: CursorFilters): KeysetPosition {
+    const invalid = (message: string) => new AppError('invalid_cursor', message, 'cursor');
+    if (!cursor.startsWith(PREFIX)) throw invalid('The cursor is not one this API issued.');
+    const raw = Buffer.from(cursor.slice(PREFIX.length), 'base64url');
+    if (raw.length <= MAC_BYTES) throw invalid('The cursor is not one this API issued.');
+    const payload = raw.subarray(0, raw.length - MAC_BYTES);
+    const mac = raw.subarray(raw.length - MAC_BYTES);
+    if (!timingSafeEqual(mac, this.mac(payload))) throw invalid('The cursor is not one this API issued.');
+    const [sortKey, id, filterDigest] = JSON.parse(payload.toString()) as [number, string, string];
+    if (filterDigest !== digestFilters(filters)) {
+      throw invalid('The cursor was issued for different filters; repeat the same filters with it.');
+    }
+    return { sortKey, id };
+  }
+
+  private mac(payload: Buffer): Buffer {
+    return createHmac('sha256', this.key).update(payload).digest().subarray(0, MAC_BYTES);
+  }
+}
+
+function digestFilters(filters: CursorFilters): string {
+  const canonical = Object.keys(filters)
+    .sort()
+    .map((name) => [name, filters[name] ?? null]);
+  return createHash('sha256').update(JSON.stringify(canonical)).digest('base64url').slice(0, 12);
+}
+
+export interface Page<T> {
+  data: T[];
+  pagination: { next_cursor: string | null; has_more: boolean };
+}
+
+/**
+ * Builds a page from `limit + 1` rows fetched in order: the extra row only says whether
+ * more exist.
+ */
+export function toPage<Row, Item>(
+  rows: Row[],
+  limit: number,
+  position: (row: Row) => KeysetPosition,
+  serialize: (row: Row) => Item,
+  nextCursor: (position: KeysetPosition) => string,
+): Page<Item> {
+  const hasMore = rows.length > limit;
+  const pageRows = hasMore ? rows.slice(0, limit) : rows;
+  const last = pageRows.at(-1);
+  return {
+    data: pageRows.map(serialize),
+    pagination: {
+      next_cursor: hasMore && last !== undefined ? nextCursor(position(last)) : null,
+      has_more: hasMore,
+    },
+  };
+}

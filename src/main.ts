@@ -1,0 +1,93 @@
+// The composition root's entry point: `tributary <command>`. It reads configuration once,
+// dispatches, and turns every failure into a clear message and a non-zero exit.
+import { parse, UsageError } from './cli/args.ts';
+import * as ops from './cli/operator-commands.ts';
+import type { Command } from './cli/operator-commands.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { openRuntime } from './runtime.ts';
+import { serve } from './server.ts';
+import { AppError } from './shared/errors.ts';
+
+const COMMANDS: Record<string, Command> = {
+  'users create': ops.usersCreate,
+  'keys create': ops.keysCreate,
+  'keys list': ops.keysList,
+  'keys revoke': ops.keysRevoke,
+  'streams go-live': ops.streamsGoLive,
+  'streams end': ops.streamsEnd,
+  'streams viewers': ops.streamsViewers,
+  'videos publish': ops.videosPublish,
+  'subscriptions create': ops.subscriptionsCreate,
+  'subscriptions cancel': ops.subscriptionsCancel,
+  migrate: ops.migrate,
+};
+
+const SERVE_USAGE =
+  'tributary serve [--no-worker]\n  Starts the API (and, unless --no-worker, the webhook delivery worker).';
+
+function overview(): string {
+  return [
+    'Usage: tributary <command> [options]    (configuration comes from environment variables; see README)',
+    '',
+    SERVE_USAGE,
+    ...Object.values(COMMANDS).map((command) => command.usage),
+  ].join('\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  if (argv.length === 0 || argv[0] === '--help' || argv[0] === 'help') {
+    process.stdout.write(`${overview()}\n`);
+    return argv.length === 0 ? 2 : 0;
+  }
+  const config = loadConfig();
+
+  if (argv[0] === 'serve') {
+    const { values } = parse(argv.slice(1), { 'no-worker': { type: 'boolean' } }, SERVE_USAGE);
+    if (values.help === true) {
+      process.stdout.write(`${SERVE_USAGE}\n`);
+      return 0;
+    }
+    await serve(config, { worker: values['no-worker'] !== true });
+    return -1; // keeps running until a signal
+  }
+
+  const twoWords = `${argv[0] ?? ''} ${argv[1] ?? ''}`;
+  const name = COMMANDS[twoWords] ? twoWords : (argv[0] ?? '');
+  const command = COMMANDS[name];
+  if (!command) throw new UsageError(`Unknown command "${argv.slice(0, 2).join(' ')}".\n\n${overview()}`);
+  const rest = argv.slice(name.split(' ').length);
+  if (rest.includes('--help')) {
+    process.stdout.write(`${command.usage}\n`);
+    return 0;
+  }
+  const runtime = await openRuntime(config);
+  try {
+    await command.run(runtime, rest, (line) => process.stdout.write(`${line}\n`));
+  } finally {
+    await runtime.close();
+  }
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exitCode = 2;
+    } else if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exitCode = 2;
+    } else if (error instanceof AppError) {
+      process.stderr.write(`error (${error.code}): ${error.message}\n`);
+      process.exitCode = 1;
+    } else {
+      process.stderr.write(
+        `error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
+      process.exitCode = 1;
+    }
+  },
+);

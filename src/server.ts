@@ -1,0 +1,96 @@
+// `tributary serve` (and `npm start`): the API over HTTP, plus the delivery worker unless
+// told otherwise. Owns the logger, the listening socket and graceful shutdown.
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.ts';
+import type { Config } from './config.ts';
+import { createLogger } from './logger.ts';
+import { MemoryRateLimitStore } from './http/rate-limit-store.ts';
+import { openRuntime, type Runtime } from './runtime.ts';
+
+export interface ServeOptions {
+  worker: boolean;
+}
+
+export async function serve(config: Config, options: ServeOptions): Promise<void> {
+  const logger = createLogger(config.logLevel);
+  const runtime = await openRuntime(config);
+  const demo = await createDemoAccountIfEmpty(runtime);
+  const rateLimits = new MemoryRateLimitStore();
+  const app = await buildApp({
+    services: runtime.services,
+    rateLimits,
+    rateLimitPerKey: config.rateLimitPerKey,
+    rateLimitPerIp: config.rateLimitPerIp,
+    logger,
+  });
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const baseUrl = `http://localhost:${port}/v1`;
+  logger.info({ baseUrl, database: runtime.services.database.dialect, worker: options.worker }, 'listening');
+  process.stdout.write(`\nTributary API listening at ${baseUrl}\n`);
+  if (demo) printDemoAccount(demo, baseUrl);
+
+  installShutdown(app, runtime, logger);
+}
+
+interface DemoAccount {
+  userId: string;
+  writeKey: string;
+  readKey: string;
+}
+
+async function createDemoAccountIfEmpty(runtime: Runtime): Promise<DemoAccount | undefined> {
+  const { accounts } = runtime.services;
+  if ((await accounts.countUsers()) > 0) return undefined;
+  const user = await accounts.createUser('Demo creator');
+  const write = await accounts.createKey(user.id, 'write');
+  const read = await accounts.createKey(user.id, 'read');
+  return { userId: user.id, writeKey: write.key, readKey: read.key };
+}
+
+function printDemoAccount(demo: DemoAccount, baseUrl: string): void {
+  // Printed to the terminal once, never logged: the keys are not stored anywhere readable.
+  process.stdout.write(
+    [
+      '',
+      'The database had no users, so a demo creator was made. Its keys are shown only this once:',
+      `  user:      ${demo.userId}`,
+      `  write key: ${demo.writeKey}`,
+      `  read key:  ${demo.readKey}`,
+      '',
+      'Try it:',
+      `  curl -s -X POST ${baseUrl}/streams -H 'Authorization: Bearer ${demo.writeKey}' \\`,
+      `    -H 'Content-Type: application/json' -d '{"title":"My first stream"}'`,
+      `  curl -s ${baseUrl}/streams -H 'Authorization: Bearer ${demo.readKey}'`,
+      '',
+    ].join('\n'),
+  );
+}
+
+function installShutdown(app: FastifyInstance, runtime: Runtime, logger: FastifyInstance['log']): void {
+  let closing = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (closing) return;
+    closing = true;
+    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    const force = setTimeout(() => {
+      logger.error('shutdown took longer than 20 s; exiting');
+      process.exit(1);
+    }, 20_000);
+    force.unref();
+    app
+      .close()
+      .then(() => runtime.close())
+      .then(() => {
+        logger.info('stopped');
+        process.exitCode = 0;
+      })
+      .catch((error: unknown) => {
+        logger.error({ err: error }, 'error during shutdown');
+        process.exitCode = 1;
+      });
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+}

@@ -1,0 +1,49 @@
+// Errors that reach API clients. Services throw these typed values; the HTTP layer maps each
+// code to a status in one table (src/http/error-handler.ts). Anything else is unexpected and
+// answered as a generic internal_error.
+
+export type ErrorCode =
+  | 'invalid_json'
+  | 'invalid_content_type'
+  | 'parameter_missing'
+  | 'parameter_invalid'
+  | 'parameter_unknown'
+  | 'invalid_cursor'
+  | 'authentication_required'
+  | 'invalid_api_key'
+  | 'insufficient_scope'
+  | 'resource_not_found'
+  | 'route_not_found'
+  | 'method_not_allowed'
+  | 'webhook_url_taken'
+  | 'webhook_limit_reached'
+  | 'state_conflict'
+  | 'payload_too_large'
+  | 'rate_limit_exceeded'
+  | 'internal_error';
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly param: string | undefined;
+  constructor(code: ErrorCode, message: string, param?: string) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.param = param;
+  }
+}
+
+export function invalidParameter(param: string, message: string): AppError {
+  return new AppError('parameter_invalid', message, param);
+}
+
+export function notFound(
+  resource: 'stream' | 'video' | 'webhook' | 'user' | 'key' | 'subscription' | 'event',
+  id: string,
+): AppError {
+  return new AppError('resource_not_found', `No ${resource} with id '${id}' exists.`, 'id');
+}
+
+export function stateConflict(message: string): AppError {
+  return new AppError('state_conflict', message);
+}

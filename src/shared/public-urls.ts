@@ -1,0 +1,33 @@
+// Where the public pages and media of each resource live, under PUBLIC_URL. One place, so
+// the API, the events and the media server agree.
+export class PublicUrls {
+  private readonly base: string;
+  constructor(publicUrl: string) {
+    this.base = publicUrl.replace(/\/+$/, '');
+  }
+
+  streamPage(id: string): string {
+    return `${this.base}/watch/${id}`;
+  }
+
+  videoPage(id: string): string {
+    return `${this.base}/watch/${id}`;
+  }
+
+  /** The version parameter changes with each new thumbnail so caches fetch it again. */
+  streamThumbnail(id: string, takenAt: number): string {
+    return `${this.base}/media/streams/${id}/thumbnail.jpg?v=${takenAt}`;
+  }
+
+  streamPlayback(id: string): string {
+    return `${this.base}/media/streams/${id}/index.m3u8`;
+  }
+
+  videoThumbnail(id: string): string {
+    return `${this.base}/media/videos/${id}/thumbnail.jpg`;
+  }
+
+  videoPlayback(id: string): string {
+    return `${this.base}/media/videos/${id}/index.m3u8`;
+  }
+}

@@ -1,0 +1,78 @@
+import type { Updateable } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { KeysetPosition } from '../http/pagination.ts';
+import type { NewStreamRow, StreamRow, StreamStatus, StreamTable } from './stream.table.ts';
+
+// Named columns, never selectAll(): a column added later (a secret, say) cannot leak into
+// the API by accident.
+const STREAM_COLUMNS = [
+  'id',
+  'creator_id',
+  'title',
+  'description',
+  'status',
+  'category',
+  'privacy',
+  'viewer_count',
+  'peak_viewer_count',
+  'started_at',
+  'scheduled_at',
+  'ended_at',
+  'thumbnail_at',
+  'created_at',
+  'updated_at',
+] as const;
+
+export async function insertStream(db: Db, row: NewStreamRow): Promise<void> {
+  await db.insertInto('streams').values(row).execute();
+}
+
+export async function findStream(db: Db, id: string): Promise<StreamRow | undefined> {
+  return db.selectFrom('streams').select(STREAM_COLUMNS).where('id', '=', id).executeTakeFirst();
+}
+
+export interface StreamListFilter {
+  /** The caller: private streams are listed for their creator only. */
+  viewerId: string;
+  status?: StreamStatus | undefined;
+  creatorId?: string | undefined;
+  category?: string | undefined;
+  after?: KeysetPosition | undefined;
+  /** Rows to fetch: the page size plus one, to learn whether more exist. */
+  take: number;
+}
+
+/** Newest first by (created_at, id); a keyset page never skips or repeats rows. */
+export async function listStreams(db: Db, filter: StreamListFilter): Promise<StreamRow[]> {
+  let query = db
+    .selectFrom('streams')
+    .select(STREAM_COLUMNS)
+    .where((eb) => eb.or([eb('privacy', '=', 'public'), eb('creator_id', '=', filter.viewerId)]));
+  if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+  if (filter.creatorId !== undefined) query = query.where('creator_id', '=', filter.creatorId);
+  if (filter.category !== undefined) query = query.where('category', '=', filter.category);
+  const after = filter.after;
+  if (after !== undefined) {
+    query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.sortKey, after.id)));
+  }
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.take).execute();
+}
+
+/**
+ * Applies `changes` only while the stream is in one of `from`, so two racing transitions
+ * cannot both succeed. Returns the updated row, or undefined when the state did not match.
+ */
+export async function updateStreamIfStatus(
+  db: Db,
+  id: string,
+  from: readonly StreamStatus[],
+  changes: Updateable<StreamTable>,
+): Promise<StreamRow | undefined> {
+  return db
+    .updateTable('streams')
+    .set(changes)
+    .where('id', '=', id)
+    .where('status', 'in', from)
+    .returning(STREAM_COLUMNS)
+    .executeTakeFirst();
+}

@@ -1,0 +1,91 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { CursorCodec } from '../http/pagination.ts';
+import { toPage } from '../http/pagination.ts';
+import { callerOf } from '../http/access.ts';
+import { commonErrorResponses, ErrorResponse, IdParams } from '../http/schemas.ts';
+import type { PublicUrls } from '../shared/public-urls.ts';
+import { CreateStreamBody, ListStreamsQuery, StreamDetail, StreamPage } from './stream.schemas.ts';
+import { toStreamDetail, toStreamListItem } from './stream.serializer.ts';
+import type { StreamService } from './stream.service.ts';
+
+export interface StreamRoutesOptions {
+  streams: StreamService;
+  cursors: CursorCodec;
+  urls: PublicUrls;
+}
+
+export const streamRoutes: FastifyPluginAsyncTypebox<StreamRoutesOptions> = async (
+  app,
+  { streams, cursors, urls },
+) => {
+  app.get(
+    '/streams',
+    {
+      schema: {
+        operationId: 'listStreams',
+        summary: 'List streams, newest first',
+        tags: ['streams'],
+        querystring: ListStreamsQuery,
+        response: { 200: StreamPage, ...commonErrorResponses },
+      },
+    },
+    async (request) => {
+      const { limit = 20, cursor, ...filters } = request.query;
+      const after = cursor === undefined ? undefined : cursors.decode(cursor, filters);
+      const rows = await streams.list({
+        viewerId: callerOf(request).userId,
+        status: filters.status,
+        creatorId: filters.creator_id,
+        category: filters.category,
+        limit,
+        after,
+      });
+      return toPage(
+        rows,
+        limit,
+        (row) => ({ sortKey: row.created_at, id: row.id }),
+        (row) => toStreamListItem(row, urls),
+        (position) => cursors.encode(position, filters),
+      );
+    },
+  );
+
+  app.get(
+    '/streams/:id',
+    {
+      schema: {
+        operationId: 'getStream',
+        summary: 'Retrieve a stream',
+        tags: ['streams'],
+        params: IdParams,
+        response: { 200: StreamDetail, 404: ErrorResponse, ...commonErrorResponses },
+      },
+    },
+    async (request) => toStreamDetail(await streams.get(request.params.id), urls),
+  );
+
+  app.post(
+    '/streams',
+    {
+      config: { scope: 'write' },
+      schema: {
+        operationId: 'createStream',
+        summary: 'Create a stream, scheduled or in standby',
+        tags: ['streams'],
+        body: CreateStreamBody,
+        response: { 201: StreamDetail, 403: ErrorResponse, 413: ErrorResponse, ...commonErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const row = await streams.create(callerOf(request).userId, {
+        title: body.title,
+        description: body.description,
+        scheduledAt: body.scheduled_at,
+        category: body.category,
+        privacy: body.privacy,
+      });
+      return reply.code(201).send(toStreamDetail(row, urls));
+    },
+  );
+};

@@ -1,0 +1,61 @@
+import { Type, type Static } from 'typebox';
+import { CATEGORIES } from '../shared/categories.ts';
+import { Nullable, PageQuery, Pagination, StringEnum, Timestamp, Url } from '../http/schemas.ts';
+
+export const STREAM_STATUSES = ['live', 'scheduled', 'ended'] as const;
+export const PRIVACIES = ['public', 'private'] as const;
+
+const streamListFields = {
+  id: Type.String({ description: 'Prefix `str_`.' }),
+  title: Type.String(),
+  description: Nullable(Type.String()),
+  status: StringEnum(STREAM_STATUSES),
+  category: StringEnum(CATEGORIES),
+  privacy: StringEnum(PRIVACIES),
+  creator_id: Type.String(),
+  viewer_count: Nullable(Type.Integer({ description: 'Null unless live.' })),
+  started_at: Nullable(Timestamp),
+  scheduled_at: Nullable(Timestamp),
+  thumbnail_url: Nullable(Url),
+  stream_url: Url,
+  created_at: Timestamp,
+};
+
+const streamDetailFields = {
+  ...streamListFields,
+  peak_viewer_count: Nullable(Type.Integer()),
+  ended_at: Nullable(Timestamp),
+  updated_at: Timestamp,
+};
+
+export const StreamListItem = Type.Object(streamListFields, { title: 'StreamListItem' });
+export const StreamDetail = Type.Object(streamDetailFields, { title: 'Stream' });
+export type StreamListItem = Static<typeof StreamListItem>;
+export type StreamDetail = Static<typeof StreamDetail>;
+
+export const StreamPage = Type.Object({ data: Type.Array(StreamListItem), pagination: Pagination });
+
+export const ListStreamsQuery = Type.Object(
+  {
+    status: Type.Optional(StringEnum(STREAM_STATUSES)),
+    creator_id: Type.Optional(Type.String({ maxLength: 64 })),
+    category: Type.Optional(StringEnum(CATEGORIES)),
+    ...PageQuery,
+  },
+  { additionalProperties: false },
+);
+export type ListStreamsQuery = Static<typeof ListStreamsQuery>;
+
+export const CreateStreamBody = Type.Object(
+  {
+    title: Type.String({ minLength: 1, maxLength: 120, description: '1 to 120 characters after trimming.' }),
+    description: Type.Optional(Type.String({ maxLength: 2000 })),
+    scheduled_at: Type.Optional(
+      Type.String({ format: 'date-time', description: 'RFC 3339 with a time zone; must be in the future.' }),
+    ),
+    category: Type.Optional(StringEnum(CATEGORIES, { description: 'Defaults to `talk`.' })),
+    privacy: Type.Optional(StringEnum(PRIVACIES, { default: 'public' })),
+  },
+  { additionalProperties: false },
+);
+export type CreateStreamBody = Static<typeof CreateStreamBody>;

@@ -1,0 +1,31 @@
+import { toIso } from '../shared/clock.ts';
+import type { PublicUrls } from '../shared/public-urls.ts';
+import type { StreamDetail, StreamListItem } from './stream.schemas.ts';
+import type { StreamRow } from './stream.table.ts';
+
+export function toStreamListItem(row: StreamRow, urls: PublicUrls): StreamListItem {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    status: row.status,
+    category: row.category as StreamListItem['category'],
+    privacy: row.privacy,
+    creator_id: row.creator_id,
+    viewer_count: row.status === 'live' ? (row.viewer_count ?? 0) : null,
+    started_at: toIso(row.started_at),
+    scheduled_at: toIso(row.scheduled_at),
+    thumbnail_url: row.thumbnail_at === null ? null : urls.streamThumbnail(row.id, row.thumbnail_at),
+    stream_url: urls.streamPage(row.id),
+    created_at: toIso(row.created_at),
+  };
+}
+
+export function toStreamDetail(row: StreamRow, urls: PublicUrls): StreamDetail {
+  return {
+    ...toStreamListItem(row, urls),
+    peak_viewer_count: row.peak_viewer_count,
+    ended_at: toIso(row.ended_at),
+    updated_at: toIso(row.updated_at),
+  };
+}

@@ -1,0 +1,160 @@
+import type { Db } from '../db/database.ts';
+import { recordEvent } from '../events/outbox.ts';
+import type { KeysetPosition } from '../http/pagination.ts';
+import { DEFAULT_STREAM_CATEGORY } from '../shared/categories.ts';
+import type { Clock } from '../shared/clock.ts';
+import { invalidParameter, notFound, stateConflict } from '../shared/errors.ts';
+import { newId } from '../shared/ids.ts';
+import type { PublicUrls } from '../shared/public-urls.ts';
+import * as repo from './stream.repository.ts';
+import { toStreamDetail } from './stream.serializer.ts';
+import type { Privacy, StreamRow, StreamStatus } from './stream.table.ts';
+
+export interface CreateStreamInput {
+  title: string;
+  description?: string | undefined;
+  /** RFC 3339 text, already checked for shape by the route schema. */
+  scheduledAt?: string | undefined;
+  category?: string | undefined;
+  privacy?: Privacy | undefined;
+}
+
+export interface ListStreamsInput {
+  viewerId: string;
+  status?: StreamStatus | undefined;
+  creatorId?: string | undefined;
+  category?: string | undefined;
+  limit: number;
+  after?: KeysetPosition | undefined;
+}
+
+export class StreamService {
+  private readonly db: Db;
+  private readonly clock: Clock;
+  private readonly urls: PublicUrls;
+
+  constructor(db: Db, clock: Clock, urls: PublicUrls) {
+    this.db = db;
+    this.clock = clock;
+    this.urls = urls;
+  }
+
+  async create(creatorId: string, input: CreateStreamInput): Promise<StreamRow> {
+    const now = this.clock.now();
+    const title = input.title.trim();
+    if (title.length === 0) throw invalidParameter('title', "The field 'title' must not be blank.");
+    let scheduledAt: number | null = null;
+    if (input.scheduledAt !== undefined) {
+      scheduledAt = Date.parse(input.scheduledAt);
+      if (Number.isNaN(scheduledAt)) {
+        throw invalidParameter('scheduled_at', "The field 'scheduled_at' must be a valid date-time.");
+      }
+      if (scheduledAt <= now) {
+        throw invalidParameter('scheduled_at', "The field 'scheduled_at' must be in the future.");
+      }
+    }
+    const row: StreamRow = {
+      id: newId('str'),
+      creator_id: creatorId,
+      title,
+      description: input.description ?? null,
+      // Without scheduled_at the stream is in standby: `scheduled`, with scheduled_at null.
+      status: 'scheduled',
+      category: input.category ?? DEFAULT_STREAM_CATEGORY,
+      privacy: input.privacy ?? 'public',
+      viewer_count: null,
+      peak_viewer_count: null,
+      started_at: null,
+      scheduled_at: scheduledAt,
+      ended_at: null,
+      thumbnail_at: null,
+      created_at: now,
+      updated_at: now,
+    };
+    await repo.insertStream(this.db, row);
+    return row;
+  }
+
+  /** Any authenticated caller may read a stream by ID: private means unlisted. */
+  async get(id: string): Promise<StreamRow> {
+    const row = await repo.findStream(this.db, id);
+    if (!row) throw notFound('stream', id);
+    return row;
+  }
+
+  /** Returns up to `limit + 1` rows; the extra one tells the caller more exist. */
+  async list(input: ListStreamsInput): Promise<StreamRow[]> {
+    return repo.listStreams(this.db, {
+      viewerId: input.viewerId,
+      status: input.status,
+      creatorId: input.creatorId,
+      category: input.category,
+      after: input.after,
+      take: input.limit + 1,
+    });
+  }
+
+  /** scheduled (or standby) -> live, emitting stream.started in the same transaction. */
+  async goLive(id: string): Promise<StreamRow> {
+    return this.transition(id, ['scheduled'], 'stream.started', (now) => ({
+      status: 'live',
+      started_at: now,
+      viewer_count: 0,
+      peak_viewer_count: 0,
+      updated_at: now,
+    }));
+  }
+
+  /** live -> ended, emitting stream.ended. `ended` is terminal. */
+  async end(id: string): Promise<StreamRow> {
+    return this.transition(id, ['live'], 'stream.ended', (now) => ({
+      status: 'ended',
+      ended_at: now,
+      viewer_count: null,
+      updated_at: now,
+    }));
+  }
+
+  async setViewerCount(id: string, count: number): Promise<StreamRow> {
+    if (!Number.isInteger(count) || count < 0) {
+      throw invalidParameter('viewer_count', 'The viewer count must be a whole number of at least 0.');
+    }
+    return this.db.transaction().execute(async (trx) => {
+      const current = await repo.findStream(trx, id);
+      if (!current) throw notFound('stream', id);
+      if (current.status !== 'live') throw stateConflict(`Stream ${id} is ${current.status}, not live.`);
+      const now = this.clock.now();
+      const updated = await repo.updateStreamIfStatus(trx, id, ['live'], {
+        viewer_count: count,
+        peak_viewer_count: Math.max(current.peak_viewer_count ?? 0, count),
+        updated_at: now,
+      });
+      if (!updated) throw stateConflict(`Stream ${id} is no longer live.`);
+      return updated;
+    });
+  }
+
+  private async transition(
+    id: string,
+    from: readonly StreamStatus[],
+    eventType: 'stream.started' | 'stream.ended',
+    changes: (now: number) => Parameters<typeof repo.updateStreamIfStatus>[3],
+  ): Promise<StreamRow> {
+    return this.db.transaction().execute(async (trx) => {
+      const now = this.clock.now();
+      const updated = await repo.updateStreamIfStatus(trx, id, from, changes(now));
+      if (!updated) {
+        const current = await repo.findStream(trx, id);
+        if (!current) throw notFound('stream', id);
+        throw stateConflict(`Stream ${id} is ${current.status}; it cannot move to ${eventType.slice(7)}.`);
+      }
+      await recordEvent(trx, {
+        type: eventType,
+        accountId: updated.creator_id,
+        at: now,
+        data: toStreamDetail(updated, this.urls),
+      });
+      return updated;
+    });
+  }
+}

@@ -1,0 +1,47 @@
+import type { Db } from '../db/database.ts';
+import type { SubscriptionRow } from './subscription.table.ts';
+
+const SUBSCRIPTION_COLUMNS = [
+  'id',
+  'viewer_id',
+  'creator_id',
+  'status',
+  'created_at',
+  'cancelled_at',
+] as const;
+
+export async function insertSubscription(db: Db, row: SubscriptionRow): Promise<void> {
+  await db.insertInto('subscriptions').values(row).execute();
+}
+
+export async function findSubscription(db: Db, id: string): Promise<SubscriptionRow | undefined> {
+  return db.selectFrom('subscriptions').select(SUBSCRIPTION_COLUMNS).where('id', '=', id).executeTakeFirst();
+}
+
+export async function findActiveSubscription(
+  db: Db,
+  viewerId: string,
+  creatorId: string,
+): Promise<SubscriptionRow | undefined> {
+  return db
+    .selectFrom('subscriptions')
+    .select(SUBSCRIPTION_COLUMNS)
+    .where('creator_id', '=', creatorId)
+    .where('viewer_id', '=', viewerId)
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+}
+
+export async function cancelSubscription(
+  db: Db,
+  id: string,
+  at: number,
+): Promise<SubscriptionRow | undefined> {
+  return db
+    .updateTable('subscriptions')
+    .set({ status: 'cancelled', cancelled_at: at })
+    .where('id', '=', id)
+    .where('status', '=', 'active')
+    .returning(SUBSCRIPTION_COLUMNS)
+    .executeTakeFirst();
+}

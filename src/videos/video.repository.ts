@@ -1,0 +1,54 @@
+import type { Db } from '../db/database.ts';
+import type { KeysetPosition } from '../http/pagination.ts';
+import type { NewVideoRow, VideoRow } from './video.table.ts';
+
+const VIDEO_COLUMNS = [
+  'id',
+  'creator_id',
+  'title',
+  'description',
+  'category',
+  'duration_seconds',
+  'view_count',
+  'privacy',
+  'source_stream_id',
+  'published_at',
+  'chapters',
+  'tags',
+  'created_at',
+  'updated_at',
+] as const;
+
+export async function insertVideo(db: Db, row: NewVideoRow): Promise<void> {
+  await db.insertInto('videos').values(row).execute();
+}
+
+export async function findVideo(db: Db, id: string): Promise<VideoRow | undefined> {
+  return db.selectFrom('videos').select(VIDEO_COLUMNS).where('id', '=', id).executeTakeFirst();
+}
+
+export interface VideoListFilter {
+  viewerId: string;
+  creatorId?: string | undefined;
+  category?: string | undefined;
+  after?: KeysetPosition | undefined;
+  take: number;
+}
+
+/** Published videos, newest first by (published_at, id); private ones for their creator only. */
+export async function listPublishedVideos(db: Db, filter: VideoListFilter): Promise<VideoRow[]> {
+  let query = db
+    .selectFrom('videos')
+    .select(VIDEO_COLUMNS)
+    .where('published_at', 'is not', null)
+    .where((eb) => eb.or([eb('privacy', '=', 'public'), eb('creator_id', '=', filter.viewerId)]));
+  if (filter.creatorId !== undefined) query = query.where('creator_id', '=', filter.creatorId);
+  if (filter.category !== undefined) query = query.where('category', '=', filter.category);
+  const after = filter.after;
+  if (after !== undefined) {
+    query = query.where((eb) =>
+      eb(eb.refTuple('published_at', 'id'), '<', eb.tuple(after.sortKey, after.id)),
+    );
+  }
+  return query.orderBy('published_at', 'desc').orderBy('id', 'desc').limit(filter.take).execute();
+}

@@ -1,0 +1,64 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { callerOf } from '../http/access.ts';
+import { toPage, type CursorCodec } from '../http/pagination.ts';
+import { commonErrorResponses, ErrorResponse, IdParams } from '../http/schemas.ts';
+import type { PublicUrls } from '../shared/public-urls.ts';
+import { ListVideosQuery, VideoDetail, VideoPage } from './video.schemas.ts';
+import { toVideoDetail, toVideoListItem } from './video.serializer.ts';
+import type { VideoService } from './video.service.ts';
+
+export interface VideoRoutesOptions {
+  videos: VideoService;
+  cursors: CursorCodec;
+  urls: PublicUrls;
+}
+
+export const videoRoutes: FastifyPluginAsyncTypebox<VideoRoutesOptions> = async (
+  app,
+  { videos, cursors, urls },
+) => {
+  app.get(
+    '/videos',
+    {
+      schema: {
+        operationId: 'listVideos',
+        summary: 'List published videos, newest first',
+        tags: ['videos'],
+        querystring: ListVideosQuery,
+        response: { 200: VideoPage, ...commonErrorResponses },
+      },
+    },
+    async (request) => {
+      const { limit = 20, cursor, ...filters } = request.query;
+      const after = cursor === undefined ? undefined : cursors.decode(cursor, filters);
+      const rows = await videos.list({
+        viewerId: callerOf(request).userId,
+        creatorId: filters.creator_id,
+        category: filters.category,
+        limit,
+        after,
+      });
+      return toPage(
+        rows,
+        limit,
+        (row) => ({ sortKey: row.published_at ?? row.created_at, id: row.id }),
+        (row) => toVideoListItem(row, urls),
+        (position) => cursors.encode(position, filters),
+      );
+    },
+  );
+
+  app.get(
+    '/videos/:id',
+    {
+      schema: {
+        operationId: 'getVideo',
+        summary: 'Retrieve a video',
+        tags: ['videos'],
+        params: IdParams,
+        response: { 200: VideoDetail, 404: ErrorResponse, ...commonErrorResponses },
+      },
+    },
+    async (request) => toVideoDetail(await videos.get(request.params.id, callerOf(request).userId), urls),
+  );
+};

@@ -1,0 +1,125 @@
+import type { Db } from '../db/database.ts';
+import { recordEvent } from '../events/outbox.ts';
+import type { KeysetPosition } from '../http/pagination.ts';
+import { CATEGORIES, DEFAULT_STREAM_CATEGORY } from '../shared/categories.ts';
+import type { Clock } from '../shared/clock.ts';
+import { invalidParameter, notFound } from '../shared/errors.ts';
+import { newId } from '../shared/ids.ts';
+import type { PublicUrls } from '../shared/public-urls.ts';
+import { findUser } from '../accounts/account.repository.ts';
+import { findStream } from '../streams/stream.repository.ts';
+import type { Privacy } from '../streams/stream.table.ts';
+import * as repo from './video.repository.ts';
+import type { Chapter } from './video.schemas.ts';
+import { toVideoDetail } from './video.serializer.ts';
+import type { VideoRow } from './video.table.ts';
+
+export interface PublishVideoInput {
+  creatorId: string;
+  title: string;
+  description?: string | null | undefined;
+  durationSeconds: number;
+  sourceStreamId?: string | null | undefined;
+  category?: string | undefined;
+  privacy?: Privacy | undefined;
+  tags?: string[] | undefined;
+  chapters?: Chapter[] | undefined;
+}
+
+export interface ListVideosInput {
+  viewerId: string;
+  creatorId?: string | undefined;
+  category?: string | undefined;
+  limit: number;
+  after?: KeysetPosition | undefined;
+}
+
+export class VideoService {
+  private readonly db: Db;
+  private readonly clock: Clock;
+  private readonly urls: PublicUrls;
+
+  constructor(db: Db, clock: Clock, urls: PublicUrls) {
+    this.db = db;
+    this.clock = clock;
+    this.urls = urls;
+  }
+
+  /** Creates a video that is publicly available at once, and emits video.published with it. */
+  async publish(input: PublishVideoInput): Promise<VideoRow> {
+    const title = input.title.trim();
+    if (title.length === 0 || [...title].length > 120) {
+      throw invalidParameter('title', 'The title must be 1 to 120 characters.');
+    }
+    if (!Number.isInteger(input.durationSeconds) || input.durationSeconds < 0) {
+      throw invalidParameter('duration_seconds', 'The duration must be a whole number of seconds.');
+    }
+    const category = input.category ?? DEFAULT_STREAM_CATEGORY;
+    if (!(CATEGORIES as readonly string[]).includes(category)) {
+      throw invalidParameter('category', `The category must be one of: ${CATEGORIES.join(', ')}.`);
+    }
+    const chapters = [...(input.chapters ?? [])].sort((a, b) => a.start_seconds - b.start_seconds);
+    for (const chapter of chapters) {
+      if (!Number.isInteger(chapter.start_seconds) || chapter.start_seconds < 0) {
+        throw invalidParameter('chapters', 'A chapter starts at a whole number of seconds.');
+      }
+      if (chapter.start_seconds > input.durationSeconds) {
+        throw invalidParameter('chapters', `Chapter '${chapter.title}' starts after the end of the video.`);
+      }
+    }
+
+    return this.db.transaction().execute(async (trx) => {
+      if (!(await findUser(trx, input.creatorId))) throw notFound('user', input.creatorId);
+      const sourceStreamId = input.sourceStreamId ?? null;
+      if (sourceStreamId !== null) {
+        const stream = await findStream(trx, sourceStreamId);
+        if (!stream) throw notFound('stream', sourceStreamId);
+        if (stream.creator_id !== input.creatorId) {
+          throw invalidParameter('source_stream_id', 'The source stream belongs to another creator.');
+        }
+      }
+      const now = this.clock.now();
+      const row: VideoRow = {
+        id: newId('vid'),
+        creator_id: input.creatorId,
+        title,
+        description: input.description ?? null,
+        category,
+        duration_seconds: input.durationSeconds,
+        view_count: 0,
+        privacy: input.privacy ?? 'public',
+        source_stream_id: sourceStreamId,
+        published_at: now,
+        chapters: JSON.stringify(chapters),
+        tags: JSON.stringify([...new Set(input.tags ?? [])]),
+        created_at: now,
+        updated_at: now,
+      };
+      await repo.insertVideo(trx, row);
+      await recordEvent(trx, {
+        type: 'video.published',
+        accountId: row.creator_id,
+        at: now,
+        data: toVideoDetail(row, this.urls),
+      });
+      return row;
+    });
+  }
+
+  /** Private means unlisted: anyone with the ID may read it; unpublished videos only their creator. */
+  async get(id: string, viewerId: string): Promise<VideoRow> {
+    const row = await repo.findVideo(this.db, id);
+    if (!row || (row.published_at === null && row.creator_id !== viewerId)) throw notFound('video', id);
+    return row;
+  }
+
+  async list(input: ListVideosInput): Promise<VideoRow[]> {
+    return repo.listPublishedVideos(this.db, {
+      viewerId: input.viewerId,
+      creatorId: input.creatorId,
+      category: input.category,
+      after: input.after,
+      take: input.limit + 1,
+    });
+  }
+}
