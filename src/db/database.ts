@@ -16,20 +16,19 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-const INT8_OID = 20;
+function postgresTypes(): pg.CustomTypesConfig {
+  // Timestamps are epoch milliseconds in bigint columns: well inside Number's exact range.
+  const types = new pg.TypeOverrides();
+  types.setTypeParser(pg.types.builtins.INT8, Number);
+  return types;
+}
 
 export function openDatabase(url: string, options: { poolSize?: number } = {}): DatabaseHandle {
   if (isPostgresUrl(url)) {
     const pool = new pg.Pool({
       connectionString: url,
       max: options.poolSize ?? 10,
-      // Timestamps are epoch milliseconds in bigint columns: well inside Number's exact range.
-      types: {
-        getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-          oid === INT8_OID
-            ? (value: string) => Number(value)
-            : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
-      },
+      types: postgresTypes(),
     });
     const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
@@ -47,6 +46,6 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
     migrationLockTableName: 'schema_migrations_lock',
   });
   const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
+  if (error) throw error instanceof Error ? error : new Error('migration failed', { cause: error });
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -1,7 +1,7 @@
 // Request validation: bodies are checked strictly (no type coercion, unknown fields refused),
 // query strings and path parameters with coercion from text ("20" -> 20). Each ajv failure
 // becomes one catalogued error naming the offending field.
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsPlugin from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { AppError } from '../shared/errors.ts';
@@ -25,7 +25,7 @@ const coercingAjv = newAjv(true);
 
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? strictAjv : coercingAjv;
-  return ajv.compile(schema) as ValidateFunction;
+  return ajv.compile(schema);
 };
 
 export type ValidationPart = 'body' | 'querystring' | 'params' | 'headers';

@@ -14,6 +14,6 @@ export function newId(prefix: IdPrefix): string {
 
 export function randomBase62(length: number): string {
   let out = '';
-  for (let i = 0; i < length; i++) out += ALPHABET[randomInt(ALPHABET.length)];
+  for (let i = 0; i < length; i++) out += ALPHABET.charAt(randomInt(ALPHABET.length));
   return out;
 }

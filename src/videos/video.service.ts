@@ -48,7 +48,7 @@ export class VideoService {
   /** Creates a video that is publicly available at once, and emits video.published with it. */
   async publish(input: PublishVideoInput): Promise<VideoRow> {
     const title = input.title.trim();
-    if (title.length === 0 || [...title].length > 120) {
+    if (title.length === 0 || codePoints(title) > 120) {
       throw invalidParameter('title', 'The title must be 1 to 120 characters.');
     }
     if (!Number.isInteger(input.durationSeconds) || input.durationSeconds < 0) {
@@ -122,4 +122,9 @@ export class VideoService {
       take: input.limit + 1,
     });
   }
+}
+
+/** Length in Unicode code points, as the API's limits count characters. */
+function codePoints(text: string): number {
+  return Array.from(text).length;
 }
