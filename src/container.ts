@@ -23,13 +23,13 @@ export interface Services {
 }
 
 export function createServices(
-  config: Pick<Config, 'publicUrl'>,
+  config: Pick<Config, 'publicUrl' | 'ingest'>,
   database: DatabaseHandle,
   secretKey: Buffer,
   clock: Clock,
 ): Services {
   const { db } = database;
-  const urls = new PublicUrls(config.publicUrl);
+  const urls = new PublicUrls(config.publicUrl, config.ingest.rtmpPort);
   return {
     database,
     clock,

@@ -2,8 +2,11 @@
 // the API, the events and the media server agree.
 export class PublicUrls {
   private readonly base: string;
-  constructor(publicUrl: string) {
+  /** Where streaming software publishes: the public host on the RTMP port. */
+  readonly rtmpIngest: string;
+  constructor(publicUrl: string, rtmpPort: number) {
     this.base = publicUrl.replace(/\/+$/, '');
+    this.rtmpIngest = `rtmp://${new URL(this.base).hostname}:${rtmpPort}/live`;
   }
 
   streamPage(id: string): string {

@@ -21,6 +21,7 @@ const STREAM_COLUMNS = [
   'thumbnail_at',
   'created_at',
   'updated_at',
+  'record',
 ] as const;
 
 export async function insertStream(db: Db, row: NewStreamRow): Promise<void> {
@@ -75,4 +76,23 @@ export async function updateStreamIfStatus(
     .where('status', 'in', from)
     .returning(STREAM_COLUMNS)
     .executeTakeFirst();
+}
+
+/** The stream key is read only here, for its creator's eyes and for ingest. */
+export async function findStreamKey(db: Db, id: string): Promise<string | undefined> {
+  const row = await db.selectFrom('streams').select(['stream_key']).where('id', '=', id).executeTakeFirst();
+  return row?.stream_key;
+}
+
+export async function findStreamByKey(db: Db, streamKey: string): Promise<StreamRow | undefined> {
+  return db.selectFrom('streams').select(STREAM_COLUMNS).where('stream_key', '=', streamKey).executeTakeFirst();
+}
+
+export async function replaceStreamKey(db: Db, id: string, streamKey: string, at: number): Promise<boolean> {
+  const result = await db
+    .updateTable('streams')
+    .set({ stream_key: streamKey, updated_at: at })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }

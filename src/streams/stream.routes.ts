@@ -61,7 +61,10 @@ export const streamRoutes: FastifyPluginAsyncTypebox<StreamRoutesOptions> = asyn
         response: { 200: StreamDetail, 404: ErrorResponse, ...commonErrorResponses },
       },
     },
-    async (request) => toStreamDetail(await streams.get(request.params.id), urls),
+    async (request) => {
+      const stream = await streams.get(request.params.id);
+      return toStreamDetail(stream, urls, await streams.streamKeyFor(stream, callerOf(request).userId));
+    },
   );
 
   app.post(
@@ -78,14 +81,33 @@ export const streamRoutes: FastifyPluginAsyncTypebox<StreamRoutesOptions> = asyn
     },
     async (request, reply) => {
       const body = request.body;
-      const row = await streams.create(callerOf(request).userId, {
+      const created = await streams.create(callerOf(request).userId, {
         title: body.title,
         description: body.description,
         scheduledAt: body.scheduled_at,
         category: body.category,
         privacy: body.privacy,
+        record: body.record,
       });
-      return reply.code(201).send(toStreamDetail(row, urls));
+      return reply.code(201).send(toStreamDetail(created.stream, urls, created.streamKey));
+    },
+  );
+
+  app.post(
+    '/streams/:id/reset-stream-key',
+    {
+      config: { scope: 'write' },
+      schema: {
+        operationId: 'resetStreamKey',
+        summary: "Replace a stream's secret stream key (creator only)",
+        tags: ['streams'],
+        params: IdParams,
+        response: { 200: StreamDetail, 403: ErrorResponse, 404: ErrorResponse, ...commonErrorResponses },
+      },
+    },
+    async (request) => {
+      const reset = await streams.resetStreamKey(request.params.id, callerOf(request).userId);
+      return toStreamDetail(reset.stream, urls, reset.streamKey);
     },
   );
 };

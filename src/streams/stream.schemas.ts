@@ -28,8 +28,19 @@ const streamDetailFields = {
   updated_at: Timestamp,
 };
 
+export const StreamIngest = Type.Object(
+  {
+    rtmp_url: Type.String({ description: 'Server URL to enter in the streaming software.' }),
+    stream_key: Type.String({ description: 'Secret key to publish with. Shown only to the creator.' }),
+  },
+  { description: "Present only on the creator's own requests (POST /streams and GET /streams/{id})." },
+);
+
 export const StreamListItem = Type.Object(streamListFields, { title: 'StreamListItem' });
-export const StreamDetail = Type.Object(streamDetailFields, { title: 'Stream' });
+export const StreamDetail = Type.Object(
+  { ...streamDetailFields, ingest: Type.Optional(StreamIngest) },
+  { title: 'Stream' },
+);
 export type StreamListItem = Static<typeof StreamListItem>;
 export type StreamDetail = Static<typeof StreamDetail>;
 
@@ -55,6 +66,9 @@ export const CreateStreamBody = Type.Object(
     ),
     category: Type.Optional(StringEnum(CATEGORIES, { description: 'Defaults to `talk`.' })),
     privacy: Type.Optional(StringEnum(PRIVACIES, { default: 'public' })),
+    record: Type.Optional(
+      Type.Boolean({ default: true, description: 'Whether the recording becomes a video when the stream ends.' }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -21,11 +21,13 @@ export function toStreamListItem(row: StreamRow, urls: PublicUrls): StreamListIt
   };
 }
 
-export function toStreamDetail(row: StreamRow, urls: PublicUrls): StreamDetail {
+/** The detail object; `streamKey` is passed only when the caller is the stream's creator. */
+export function toStreamDetail(row: StreamRow, urls: PublicUrls, streamKey?: string): StreamDetail {
   return {
     ...toStreamListItem(row, urls),
     peak_viewer_count: row.peak_viewer_count,
     ended_at: toIso(row.ended_at),
     updated_at: toIso(row.updated_at),
+    ...(streamKey === undefined ? {} : { ingest: { rtmp_url: urls.rtmpIngest, stream_key: streamKey } }),
   };
 }

@@ -4,7 +4,7 @@ import type { KeysetPosition } from '../http/pagination.ts';
 import { DEFAULT_STREAM_CATEGORY } from '../shared/categories.ts';
 import type { Clock } from '../shared/clock.ts';
 import { invalidParameter, notFound, stateConflict } from '../shared/errors.ts';
-import { newId } from '../shared/ids.ts';
+import { newId, randomBase62 } from '../shared/ids.ts';
 import type { PublicUrls } from '../shared/public-urls.ts';
 import * as repo from './stream.repository.ts';
 import { toStreamDetail } from './stream.serializer.ts';
@@ -17,6 +17,13 @@ export interface CreateStreamInput {
   scheduledAt?: string | undefined;
   category?: string | undefined;
   privacy?: Privacy | undefined;
+  /** Whether the recording becomes a video when the stream ends (default true). */
+  record?: boolean | undefined;
+}
+
+export interface CreatedStream {
+  stream: StreamRow;
+  streamKey: string;
 }
 
 export interface ListStreamsInput {
@@ -39,7 +46,7 @@ export class StreamService {
     this.urls = urls;
   }
 
-  async create(creatorId: string, input: CreateStreamInput): Promise<StreamRow> {
+  async create(creatorId: string, input: CreateStreamInput): Promise<CreatedStream> {
     const now = this.clock.now();
     const title = input.title.trim();
     if (title.length === 0) throw invalidParameter('title', "The field 'title' must not be blank.");
@@ -70,9 +77,28 @@ export class StreamService {
       thumbnail_at: null,
       created_at: now,
       updated_at: now,
+      record: input.record === false ? 0 : 1,
     };
-    await repo.insertStream(this.db, row);
-    return row;
+    const streamKey = newStreamKey();
+    await repo.insertStream(this.db, { ...row, stream_key: streamKey });
+    return { stream: row, streamKey };
+  }
+
+  /** The creator's secret stream key, or undefined when the caller is not the creator. */
+  async streamKeyFor(stream: StreamRow, callerId: string): Promise<string | undefined> {
+    if (stream.creator_id !== callerId) return undefined;
+    return repo.findStreamKey(this.db, stream.id);
+  }
+
+  /** Issues a new stream key; the old one stops working for new publishes at once. */
+  async resetStreamKey(id: string, callerId: string): Promise<CreatedStream> {
+    const stream = await repo.findStream(this.db, id);
+    // Another creator's stream answers as missing: its key is none of their business.
+    if (!stream || stream.creator_id !== callerId) throw notFound('stream', id);
+    const streamKey = newStreamKey();
+    const now = this.clock.now();
+    await repo.replaceStreamKey(this.db, id, streamKey, now);
+    return { stream: { ...stream, updated_at: now }, streamKey };
   }
 
   /** Any authenticated caller may read a stream by ID: private means unlisted. */
@@ -157,4 +183,9 @@ export class StreamService {
       return updated;
     });
   }
+}
+
+/** 32 base62 characters (about 190 bits): the secret streaming software publishes with. */
+function newStreamKey(): string {
+  return `sk_${randomBase62(32)}`;
 }

@@ -20,7 +20,11 @@ export interface StreamTable {
   thumbnail_at: number | null;
   created_at: number;
   updated_at: number;
+  stream_key: string;
+  /** 1 when the recording becomes a video at the end (0/1 for both dialects). */
+  record: number;
 }
 
-export type StreamRow = Selectable<StreamTable>;
+/** A stream as the API and events see it: everything but the secret stream key. */
+export type StreamRow = Omit<Selectable<StreamTable>, 'stream_key'>;
 export type NewStreamRow = Insertable<StreamTable>;

@@ -32,7 +32,9 @@ for (const dialect of DIALECTS) {
         body: { title: '  Launch day  ', description: 'We ship', scheduled_at: when, category: 'coding' },
       });
       assert.equal(res.status, 201);
-      assert.deepEqual(Object.keys(res.body).sort(), DETAIL_FIELDS);
+      assert.deepEqual(Object.keys(res.body).sort(), [...DETAIL_FIELDS, 'ingest'].sort());
+      assert.equal(res.body.ingest.rtmp_url, 'rtmp://media.test:1935/live');
+      assert.match(res.body.ingest.stream_key, /^sk_[0-9A-Za-z]{32}$/);
       assert.match(res.body.id, /^str_[0-9A-Za-z]{22}$/);
       assert.equal(res.body.title, 'Launch day');
       assert.equal(res.body.status, 'scheduled');
@@ -49,6 +51,12 @@ for (const dialect of DIALECTS) {
       const detail = await server.request('GET', `/v1/streams/${res.body.id}`, { key: account.readKey });
       assert.equal(detail.status, 200);
       assert.deepEqual(detail.body, res.body);
+
+      // Anyone else with the ID sees the stream, never its key.
+      const other = await server.createAccount('Someone else');
+      const seenByOther = await server.request('GET', `/v1/streams/${res.body.id}`, { key: other.readKey });
+      assert.equal(seenByOther.status, 200);
+      assert.deepEqual(Object.keys(seenByOther.body).sort(), DETAIL_FIELDS);
     });
 
     test('a stream created without scheduled_at is in standby: scheduled, scheduled_at null, category talk', async (t) => {

@@ -98,7 +98,15 @@ export async function startTestServer(t: TestContext, options: TestServerOptions
   const handle = openDatabase(database.url);
   await migrateToLatest(handle.db);
   const clock = options.clock ?? new TestClock();
-  const services = createServices({ publicUrl: 'http://media.test' }, handle, Buffer.alloc(32, 7), clock);
+  const services = createServices(
+    {
+      publicUrl: 'http://media.test',
+      ingest: { rtmpPort: 1935, reconnectWindowSeconds: 60, ffmpegPath: 'ffmpeg' },
+    },
+    handle,
+    Buffer.alloc(32, 7),
+    clock,
+  );
   const app = await buildApp({
     services,
     rateLimits: options.rateLimits ?? new MemoryRateLimitStore(),

@@ -39,6 +39,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('thumbnail_at', 'bigint')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    // The secret key streaming software publishes with; shown to the creator only.
+    .addColumn('stream_key', 'text', (c) => c.notNull().unique())
+    // Whether the live recording becomes a video when the stream ends.
+    .addColumn('record', 'integer', (c) => c.notNull())
     .execute();
   // Keyset pages walk (created_at, id) descending, optionally narrowed by one filter.
   await db.schema.createIndex('streams_newest').on('streams').columns(['created_at', 'id']).execute();
