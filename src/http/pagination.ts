@@ -29,8 +29,12 @@ export class CursorCodec {
   decode(cursor: string, filters: CursorFilters): KeysetPosition {
     const invalid = (message: string) => new AppError('invalid_cursor', message, 'cursor');
     if (!cursor.startsWith(PREFIX)) throw invalid('The cursor is not one this API issued.');
-    const raw = Buffer.from(cursor.slice(PREFIX.length), 'base64url');
-    if (raw.length <= MAC_BYTES) throw invalid('The cursor is not one this API issued.');
+    const text = cursor.slice(PREFIX.length);
+    const raw = Buffer.from(text, 'base64url');
+    // Decoding is lenient (stray characters are skipped), so insist on the exact encoding.
+    if (raw.length <= MAC_BYTES || raw.toString('base64url') !== text) {
+      throw invalid('The cursor is not one this API issued.');
+    }
     const payload = raw.subarray(0, raw.length - MAC_BYTES);
     const mac = raw.subarray(raw.length - MAC_BYTES);
     if (!timingSafeEqual(mac, this.mac(payload))) throw invalid('The cursor is not one this API issued.');
