@@ -1,0 +1,100 @@
+// Real `tributary` processes for the scale tests, started as production starts them
+// (`node bin/tributary.js ...`) and stopped by their own pid with a chosen signal.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { TestContext } from 'node:test';
+import { promisify } from 'node:util';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const BIN = path.join(ROOT, 'bin/tributary.js');
+const run = promisify(execFile);
+
+/** Runs a one-shot CLI command and returns its output, trimmed. */
+export async function tributaryCli(env: NodeJS.ProcessEnv, args: string[]): Promise<string> {
+  const { stdout } = await run(process.execPath, [BIN, ...args], { cwd: ROOT, env });
+  return stdout.trim();
+}
+
+export class ServiceProcess {
+  readonly name: string;
+  readonly logFile: string;
+  private readonly child: ChildProcess;
+  readonly exited: Promise<number | null>;
+
+  constructor(name: string, child: ChildProcess, logFile: string) {
+    this.name = name;
+    this.child = child;
+    this.logFile = logFile;
+    this.exited = new Promise((resolve) => {
+      child.once('exit', (code) => {
+        resolve(code);
+      });
+    });
+  }
+
+  get running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  get exitCode(): number | null {
+    return this.child.exitCode;
+  }
+
+  get signalCode(): NodeJS.Signals | null {
+    return this.child.signalCode;
+  }
+
+  log(): string {
+    return fs.readFileSync(this.logFile, 'utf8');
+  }
+
+  /** Sends a signal and waits for the process to exit; resolves to its exit code. */
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+    if (this.running) this.child.kill(signal);
+    return this.exited;
+  }
+}
+
+/** Starts `tributary <args>` with its output in a log file; stopped with SIGKILL after the test if still up. */
+export function startService(
+  t: TestContext,
+  options: { name: string; args: string[]; env: NodeJS.ProcessEnv; logDir: string },
+): ServiceProcess {
+  const logFile = path.join(options.logDir, `${options.name}.log`);
+  const log = fs.openSync(logFile, 'w');
+  const child = spawn(process.execPath, [BIN, ...options.args], {
+    cwd: ROOT,
+    env: options.env,
+    stdio: ['ignore', log, log],
+  });
+  fs.closeSync(log);
+  const service = new ServiceProcess(options.name, child, logFile);
+  t.after(async () => {
+    await service.stop('SIGKILL');
+  });
+  return service;
+}
+
+/** Waits until `url` answers 2xx; fails with the process's log if it exits first. */
+export async function waitUntilReady(
+  service: ServiceProcess,
+  url: string,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (!service.running) throw new Error(`${service.name} exited early:\n${service.log().slice(-3000)}`);
+    try {
+      const response = await fetch(url);
+      await response.arrayBuffer();
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(
+    `${service.name} did not answer ${url} within ${timeoutMs} ms:\n${service.log().slice(-3000)}`,
+  );
+}
