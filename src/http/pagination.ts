@@ -21,12 +21,15 @@ export class CursorCodec {
     this.key = key;
   }
 
-  encode(position: KeysetPosition, filters: CursorFilters): string {
-    const payload = Buffer.from(JSON.stringify([position.sortKey, position.id, digestFilters(filters)]));
+  /** `list` names the endpoint, so a cursor from one list is refused by another. */
+  encode(list: string, position: KeysetPosition, filters: CursorFilters): string {
+    const payload = Buffer.from(
+      JSON.stringify([position.sortKey, position.id, digestFilters(list, filters)]),
+    );
     return PREFIX + Buffer.concat([payload, this.mac(payload)]).toString('base64url');
   }
 
-  decode(cursor: string, filters: CursorFilters): KeysetPosition {
+  decode(list: string, cursor: string, filters: CursorFilters): KeysetPosition {
     const invalid = (message: string) => new AppError('invalid_cursor', message, 'cursor');
     if (!cursor.startsWith(PREFIX)) throw invalid('The cursor is not one this API issued.');
     const text = cursor.slice(PREFIX.length);
@@ -39,8 +42,10 @@ export class CursorCodec {
     const mac = raw.subarray(raw.length - MAC_BYTES);
     if (!timingSafeEqual(mac, this.mac(payload))) throw invalid('The cursor is not one this API issued.');
     const [sortKey, id, filterDigest] = JSON.parse(payload.toString()) as [number, string, string];
-    if (filterDigest !== digestFilters(filters)) {
-      throw invalid('The cursor was issued for different filters; repeat the same filters with it.');
+    if (filterDigest !== digestFilters(list, filters)) {
+      throw invalid(
+        'The cursor was issued for another list or other filters; repeat the same filters with it.',
+      );
     }
     return { sortKey, id };
   }
@@ -50,11 +55,14 @@ export class CursorCodec {
   }
 }
 
-function digestFilters(filters: CursorFilters): string {
+function digestFilters(list: string, filters: CursorFilters): string {
   const canonical = Object.keys(filters)
     .sort()
     .map((name) => [name, filters[name] ?? null]);
-  return createHash('sha256').update(JSON.stringify(canonical)).digest('base64url').slice(0, 12);
+  return createHash('sha256')
+    .update(JSON.stringify([list, canonical]))
+    .digest('base64url')
+    .slice(0, 12);
 }
 
 export interface Page<T> {

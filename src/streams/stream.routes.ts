@@ -31,7 +31,7 @@ export const streamRoutes: FastifyPluginAsyncTypebox<StreamRoutesOptions> = asyn
     },
     async (request) => {
       const { limit = 20, cursor, ...filters } = request.query;
-      const after = cursor === undefined ? undefined : cursors.decode(cursor, filters);
+      const after = cursor === undefined ? undefined : cursors.decode('streams', cursor, filters);
       const rows = await streams.list({
         viewerId: callerOf(request).userId,
         status: filters.status,
@@ -45,7 +45,7 @@ export const streamRoutes: FastifyPluginAsyncTypebox<StreamRoutesOptions> = asyn
         limit,
         (row) => ({ sortKey: row.created_at, id: row.id }),
         (row) => toStreamListItem(row, urls),
-        (position) => cursors.encode(position, filters),
+        (position) => cursors.encode('streams', position, filters),
       );
     },
   );

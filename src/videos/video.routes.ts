@@ -30,7 +30,7 @@ export const videoRoutes: FastifyPluginAsyncTypebox<VideoRoutesOptions> = async 
     },
     async (request) => {
       const { limit = 20, cursor, ...filters } = request.query;
-      const after = cursor === undefined ? undefined : cursors.decode(cursor, filters);
+      const after = cursor === undefined ? undefined : cursors.decode('videos', cursor, filters);
       const rows = await videos.list({
         viewerId: callerOf(request).userId,
         creatorId: filters.creator_id,
@@ -43,7 +43,7 @@ export const videoRoutes: FastifyPluginAsyncTypebox<VideoRoutesOptions> = async 
         limit,
         (row) => ({ sortKey: row.published_at ?? row.created_at, id: row.id }),
         (row) => toVideoListItem(row, urls),
-        (position) => cursors.encode(position, filters),
+        (position) => cursors.encode('videos', position, filters),
       );
     },
   );

@@ -148,7 +148,8 @@ for (const dialect of DIALECTS) {
       const videos = await server.request('GET', `/v1/videos?cursor=${encodeURIComponent(cursor)}`, {
         key: account.readKey,
       });
-      assert.equal(videos.status, 200);
+      assert.equal(videos.status, 400);
+      assert.equal(videos.body.error.code, 'invalid_cursor');
     });
 
     test('limit must be an integer from 1 to 100; unknown query parameters are refused', async (t) => {
