@@ -85,7 +85,11 @@ export async function findStreamKey(db: Db, id: string): Promise<string | undefi
 }
 
 export async function findStreamByKey(db: Db, streamKey: string): Promise<StreamRow | undefined> {
-  return db.selectFrom('streams').select(STREAM_COLUMNS).where('stream_key', '=', streamKey).executeTakeFirst();
+  return db
+    .selectFrom('streams')
+    .select(STREAM_COLUMNS)
+    .where('stream_key', '=', streamKey)
+    .executeTakeFirst();
 }
 
 export async function replaceStreamKey(db: Db, id: string, streamKey: string, at: number): Promise<boolean> {

@@ -67,7 +67,10 @@ export const CreateStreamBody = Type.Object(
     category: Type.Optional(StringEnum(CATEGORIES, { description: 'Defaults to `talk`.' })),
     privacy: Type.Optional(StringEnum(PRIVACIES, { default: 'public' })),
     record: Type.Optional(
-      Type.Boolean({ default: true, description: 'Whether the recording becomes a video when the stream ends.' }),
+      Type.Boolean({
+        default: true,
+        description: 'Whether the recording becomes a video when the stream ends.',
+      }),
     ),
   },
   { additionalProperties: false },
