@@ -14,6 +14,7 @@ import { validatorCompiler } from './http/validation.ts';
 import { newId } from './shared/ids.ts';
 import { streamRoutes } from './streams/stream.routes.ts';
 import { videoRoutes } from './videos/video.routes.ts';
+import { webhookRoutes } from './webhooks/webhook.routes.ts';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -88,6 +89,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         cursors: services.cursors,
         urls: services.urls,
       });
+      await v1.register(webhookRoutes, { webhooks: services.webhooks });
     },
     { prefix: '/v1' },
   );

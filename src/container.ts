@@ -1,7 +1,7 @@
 // The composition root's wiring: one instance of each service over one database. The server,
 // the worker and the CLI all build their parts here, so they share the same rules.
 import { AccountService } from './accounts/account.service.ts';
-import type { Config } from './config.ts';
+import type { Config, WebhookConfig } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { CursorCodec } from './http/pagination.ts';
 import type { Clock } from './shared/clock.ts';
@@ -10,6 +10,8 @@ import { deriveKey } from './shared/secret-key.ts';
 import { StreamService } from './streams/stream.service.ts';
 import { SubscriptionService } from './subscriptions/subscription.service.ts';
 import { VideoService } from './videos/video.service.ts';
+import { SecretBox } from './webhooks/secret-box.ts';
+import { WebhookService } from './webhooks/webhook.service.ts';
 
 export interface Services {
   database: DatabaseHandle;
@@ -20,16 +22,20 @@ export interface Services {
   streams: StreamService;
   videos: VideoService;
   subscriptions: SubscriptionService;
+  webhooks: WebhookService;
+  /** Opens webhook secrets for the delivery worker. */
+  webhookSecrets: SecretBox;
 }
 
 export function createServices(
-  config: Pick<Config, 'publicUrl' | 'ingest'>,
+  config: Pick<Config, 'publicUrl' | 'ingest'> & { webhooks?: Pick<WebhookConfig, 'allowPrivateTargets'> },
   database: DatabaseHandle,
   secretKey: Buffer,
   clock: Clock,
 ): Services {
   const { db } = database;
   const urls = new PublicUrls(config.publicUrl, config.ingest.rtmpPort);
+  const webhookSecrets = new SecretBox(deriveKey(secretKey, 'webhook-secrets'));
   return {
     database,
     clock,
@@ -39,5 +45,10 @@ export function createServices(
     streams: new StreamService(db, clock, urls),
     videos: new VideoService(db, clock, urls),
     subscriptions: new SubscriptionService(db, clock),
+    webhooks: new WebhookService(db, clock, webhookSecrets, {
+      dialect: database.dialect,
+      allowPrivateTargets: config.webhooks?.allowPrivateTargets ?? false,
+    }),
+    webhookSecrets,
   };
 }

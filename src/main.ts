@@ -2,6 +2,7 @@
 // dispatches, and turns every failure into a clear message and a non-zero exit.
 import { parse, UsageError } from './cli/args.ts';
 import * as ops from './cli/operator-commands.ts';
+import * as webhookOps from './cli/webhook-commands.ts';
 import type { Command } from './cli/operator-commands.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openRuntime } from './runtime.ts';
@@ -20,6 +21,8 @@ const COMMANDS: Record<string, Command> = {
   'subscriptions create': ops.subscriptionsCreate,
   'subscriptions cancel': ops.subscriptionsCancel,
   migrate: ops.migrate,
+  'webhooks deliveries': webhookOps.webhooksDeliveries,
+  'webhooks retry': webhookOps.webhooksRetry,
 };
 
 const SERVE_USAGE =
@@ -30,6 +33,7 @@ function overview(): string {
     'Usage: tributary <command> [options]    (configuration comes from environment variables; see README)',
     '',
     SERVE_USAGE,
+    webhookOps.WORKER_USAGE,
     ...Object.values(COMMANDS).map((command) => command.usage),
   ].join('\n');
 }
@@ -49,6 +53,21 @@ async function main(argv: string[]): Promise<number> {
     }
     await serve(config, { worker: values['no-worker'] !== true });
     return -1; // keeps running until a signal
+  }
+
+  if (argv[0] === 'worker') {
+    const { values } = parse(argv.slice(1), {}, webhookOps.WORKER_USAGE);
+    if (values.help === true) {
+      process.stdout.write(`${webhookOps.WORKER_USAGE}\n`);
+      return 0;
+    }
+    const runtime = await openRuntime(config);
+    try {
+      await webhookOps.runWorker(runtime);
+    } finally {
+      await runtime.close();
+    }
+    return 0;
   }
 
   const twoWords = `${argv[0] ?? ''} ${argv[1] ?? ''}`;

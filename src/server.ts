@@ -6,6 +6,8 @@ import type { Config } from './config.ts';
 import { createLogger } from './logger.ts';
 import { MemoryRateLimitStore } from './http/rate-limit-store.ts';
 import { openRuntime, type Runtime } from './runtime.ts';
+import type { DeliveryWorker } from './webhooks/delivery-worker.ts';
+import { startDeliveryWorker } from './webhooks/worker-runner.ts';
 
 export interface ServeOptions {
   worker: boolean;
@@ -31,7 +33,8 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
   process.stdout.write(`\nTributary API listening at ${baseUrl}\n`);
   if (demo) printDemoAccount(demo, baseUrl);
 
-  installShutdown(app, runtime, logger);
+  const worker = options.worker ? await startDeliveryWorker(runtime, logger) : undefined;
+  installShutdown(app, runtime, logger, worker);
 }
 
 interface DemoAccount {
@@ -68,7 +71,12 @@ function printDemoAccount(demo: DemoAccount, baseUrl: string): void {
   );
 }
 
-function installShutdown(app: FastifyInstance, runtime: Runtime, logger: FastifyInstance['log']): void {
+function installShutdown(
+  app: FastifyInstance,
+  runtime: Runtime,
+  logger: FastifyInstance['log'],
+  worker: DeliveryWorker | undefined,
+): void {
   let closing = false;
   const shutdown = (signal: NodeJS.Signals) => {
     if (closing) return;
@@ -79,8 +87,8 @@ function installShutdown(app: FastifyInstance, runtime: Runtime, logger: Fastify
       process.exit(1);
     }, 20_000);
     force.unref();
-    app
-      .close()
+    // The worker finishes its attempts in flight and records them, leaving nothing claimed.
+    Promise.all([app.close(), worker?.stop()])
       .then(() => runtime.close())
       .then(() => {
         logger.info('stopped');

@@ -5,6 +5,7 @@ import type { EventTable } from '../events/event.table.ts';
 import type { StreamTable } from '../streams/stream.table.ts';
 import type { SubscriptionTable } from '../subscriptions/subscription.table.ts';
 import type { VideoTable } from '../videos/video.table.ts';
+import type { DeliveryAttemptTable, WebhookDeliveryTable, WebhookTable } from '../webhooks/webhook.table.ts';
 
 export interface Tables {
   users: UserTable;
@@ -13,4 +14,7 @@ export interface Tables {
   videos: VideoTable;
   subscriptions: SubscriptionTable;
   events: EventTable;
+  webhooks: WebhookTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  webhook_delivery_attempts: DeliveryAttemptTable;
 }

@@ -1,6 +1,7 @@
 import type { Db } from '../db/database.ts';
 import { newId } from '../shared/ids.ts';
 import type { EventType } from './event.table.ts';
+import { announceOutboxWrite } from './outbox-signal.ts';
 
 export interface NewEvent {
   type: EventType;
@@ -27,5 +28,6 @@ export async function recordEvent(trx: Db, event: NewEvent): Promise<string> {
       dispatched_at: null,
     })
     .execute();
+  await announceOutboxWrite(trx);
   return id;
 }

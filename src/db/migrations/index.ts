@@ -1,7 +1,9 @@
 import type { Migration } from 'kysely';
 import * as initial from './2026-11-22-001-initial.ts';
+import * as webhooks from './2026-11-22-002-webhooks.ts';
 
 // Migrations run in the order of their names; a new one is a new dated file added here.
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001-initial': initial,
+  '2026-11-22-002-webhooks': webhooks,
 };

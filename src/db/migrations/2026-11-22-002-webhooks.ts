@@ -1,0 +1,89 @@
+import type { Kysely } from 'kysely';
+
+// Webhook registrations, one delivery row per (event, webhook) and one row per attempt.
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('webhooks')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('account_id', 'text', (c) => c.notNull().references('users.id'))
+    .addColumn('url', 'text', (c) => c.notNull())
+    .addColumn('events', 'text', (c) => c.notNull())
+    .addColumn('secret_ciphertext', 'text', (c) => c.notNull())
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('consecutive_failed_events', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('disabled_reason', 'text')
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .execute();
+  // One registration per URL and account, whatever its status (the 409 webhook_url_taken).
+  await db.schema
+    .createIndex('webhooks_account_url')
+    .on('webhooks')
+    .columns(['account_id', 'url'])
+    .unique()
+    .execute();
+
+  await db.schema
+    .createTable('webhook_deliveries')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('event_id', 'text', (c) => c.notNull().references('events.id'))
+    .addColumn('webhook_id', 'text', (c) => c.notNull().references('webhooks.id').onDelete('cascade'))
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('attempt_count', 'integer', (c) => c.notNull())
+    .addColumn('next_attempt_at', 'bigint', (c) => c.notNull())
+    .addColumn('locked_until', 'bigint')
+    .addColumn('lease_token', 'text')
+    .addColumn('last_error', 'text')
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .execute();
+  // Fan-out is idempotent: a second pass over the same event inserts nothing.
+  await db.schema
+    .createIndex('webhook_deliveries_event_webhook')
+    .on('webhook_deliveries')
+    .columns(['event_id', 'webhook_id'])
+    .unique()
+    .execute();
+  // Due pending rows (the claim), and sending rows whose lease ran out (recovery).
+  await db.schema
+    .createIndex('webhook_deliveries_due')
+    .on('webhook_deliveries')
+    .columns(['status', 'next_attempt_at'])
+    .execute();
+  await db.schema
+    .createIndex('webhook_deliveries_lease')
+    .on('webhook_deliveries')
+    .columns(['status', 'locked_until'])
+    .execute();
+  // Claims take one webhook's most overdue rows; operators list a webhook's recent ones.
+  await db.schema
+    .createIndex('webhook_deliveries_webhook_due')
+    .on('webhook_deliveries')
+    .columns(['webhook_id', 'status', 'next_attempt_at'])
+    .execute();
+  await db.schema
+    .createIndex('webhook_deliveries_webhook_recent')
+    .on('webhook_deliveries')
+    .columns(['webhook_id', 'created_at'])
+    .execute();
+
+  await db.schema
+    .createTable('webhook_delivery_attempts')
+    .addColumn('delivery_id', 'text', (c) =>
+      c.notNull().references('webhook_deliveries.id').onDelete('cascade'),
+    )
+    .addColumn('attempt_number', 'integer', (c) => c.notNull())
+    .addColumn('started_at', 'bigint', (c) => c.notNull())
+    .addColumn('latency_ms', 'integer', (c) => c.notNull())
+    .addColumn('status_code', 'integer')
+    .addColumn('error', 'text')
+    .addColumn('response_excerpt', 'text')
+    .addPrimaryKeyConstraint('webhook_delivery_attempts_pk', ['delivery_id', 'attempt_number'])
+    .execute();
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  for (const table of ['webhook_delivery_attempts', 'webhook_deliveries', 'webhooks']) {
+    await db.schema.dropTable(table).execute();
+  }
+}

@@ -1,0 +1,399 @@
+// The delivery worker: a loop of small named steps.
+//   recover expired leases -> fan out the outbox -> claim due deliveries (bounded overall and per
+//   webhook) -> prepare (envelope, signature) -> send -> decide -> record (batched).
+// It wakes on an in-process signal or PostgreSQL NOTIFY when events are written, at the next
+// retry's due time, and otherwise on a modest poll (for writers in other processes on SQLite).
+import type { Logger } from 'pino';
+import type { WebhookConfig } from '../config.ts';
+import type { DatabaseHandle } from '../db/database.ts';
+import { onOutboxWrite } from '../events/outbox-signal.ts';
+import type { Clock } from '../shared/clock.ts';
+import { randomBase62 } from '../shared/ids.ts';
+import * as deliveries from './delivery.repository.ts';
+import type { Claim, EventForSending } from './delivery.repository.ts';
+import { decide, describeOutcome } from './delivery-decision.ts';
+import { DeliveryRecorder } from './delivery-recorder.ts';
+import { deliveryHeaders, envelopeBody } from './envelope.ts';
+import { fanOutAll } from './fan-out.ts';
+import { PostgresListener } from './pg-listener.ts';
+import type { SecretBox } from './secret-box.ts';
+import { WebhookSender } from './sender.ts';
+import { findWebhooksForSending, type SendingWebhook } from './webhook.repository.ts';
+import { onWebhookRemoved } from './webhook-signals.ts';
+
+export interface DeliveryWorkerOptions {
+  database: DatabaseHandle;
+  clock: Clock;
+  config: WebhookConfig;
+  secrets: SecretBox;
+  logger: Logger;
+  /** A PostgreSQL URL to LISTEN on; without it (or on SQLite) the worker polls. */
+  listenUrl?: string | undefined;
+  /** Tests only: the CA that signed the test receivers' certificates. */
+  ca?: string | Buffer | undefined;
+  /** Attempts in flight at once, overall. */
+  concurrency?: number;
+  /** Attempts in flight at once to one webhook, so a slow receiver holds only its own share. */
+  perWebhookConcurrency?: number;
+  pollIntervalMs?: number;
+  random?: () => number;
+}
+
+export const DEFAULT_CONCURRENCY = 256;
+export const DEFAULT_PER_WEBHOOK_CONCURRENCY = 16;
+const SQLITE_POLL_MS = 100;
+const POSTGRES_POLL_MS = 1000;
+const LEASE_RECOVERY_INTERVAL_MS = 1000;
+/** How many of the most overdue rows the claim looks at to pick the webhooks to serve. */
+const CLAIM_SCAN_ROWS = 2000;
+
+/** A claimed delivery made ready to send. */
+interface PreparedDelivery {
+  claim: Claim;
+  event: EventForSending;
+  url: string;
+  body: Buffer;
+  headers: Record<string, string>;
+  controller: AbortController;
+}
+
+export class DeliveryWorker {
+  private readonly options: DeliveryWorkerOptions;
+  private readonly sender: WebhookSender;
+  private readonly recorder: DeliveryRecorder;
+  private readonly leaseToken = `lease_${randomBase62(16)}`;
+  private readonly leaseMs: number;
+  private readonly concurrency: number;
+  private readonly perWebhookLimit: number;
+  private readonly pollMs: number;
+  private readonly skipLocked: boolean;
+
+  private inFlight = 0;
+  private readonly inFlightByWebhook = new Map<string, number>();
+  private readonly controllers = new Map<string, Set<AbortController>>();
+  private readonly removedWebhooks = new Set<string>();
+  private readonly secretCache = new Map<string, { box: string; secret: string }>();
+  private readonly sends = new Set<Promise<void>>();
+  private listener: PostgresListener | undefined;
+  private unsubscribe: (() => void)[] = [];
+
+  private cycle: Promise<void> | undefined;
+  private again = false;
+  private wakeQueued = false;
+  private timer: NodeJS.Timeout | undefined;
+  private lastLeaseRecovery = -Infinity;
+  private stopping = false;
+
+  constructor(options: DeliveryWorkerOptions) {
+    this.options = options;
+    const { config } = options;
+    this.sender = new WebhookSender({
+      timeoutMs: config.timeoutMs,
+      allowPrivateTargets: config.allowPrivateTargets,
+      ca: options.ca,
+    });
+    // A claim lives through one attempt (at most the timeout) and its recording, with room to spare.
+    this.leaseMs = 2 * config.timeoutMs + 2000;
+    this.concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+    this.perWebhookLimit = options.perWebhookConcurrency ?? DEFAULT_PER_WEBHOOK_CONCURRENCY;
+    this.skipLocked = options.database.dialect === 'postgres';
+    this.pollMs = options.pollIntervalMs ?? (this.skipLocked ? POSTGRES_POLL_MS : SQLITE_POLL_MS);
+    this.recorder = new DeliveryRecorder({
+      db: options.database.db,
+      leaseToken: this.leaseToken,
+      disableAfterFailedEvents: config.disableAfterFailedEvents,
+      now: () => options.clock.now(),
+      logger: options.logger,
+    });
+  }
+
+  async start(): Promise<void> {
+    this.unsubscribe.push(
+      onOutboxWrite(() => {
+        this.wake();
+      }),
+      onWebhookRemoved((id) => {
+        this.abortWebhook(id);
+      }),
+    );
+    if (this.options.database.dialect === 'postgres' && this.options.listenUrl !== undefined) {
+      this.listener = new PostgresListener(
+        this.options.listenUrl,
+        {
+          onOutbox: () => {
+            this.wake();
+          },
+          onWebhookRemoved: (id) => {
+            this.abortWebhook(id);
+          },
+        },
+        this.options.logger,
+      );
+      await this.listener.start();
+    }
+    this.options.logger.info(
+      { concurrency: this.concurrency, perWebhook: this.perWebhookLimit, leaseMs: this.leaseMs },
+      'webhook delivery worker started',
+    );
+    this.wake();
+  }
+
+  /**
+   * Stops claiming, lets attempts in flight finish (each is bounded by the timeout), records
+   * them, and returns with nothing left claimed by this worker.
+   */
+  async stop(): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    clearTimeout(this.timer);
+    for (const unsubscribe of this.unsubscribe) unsubscribe();
+    await this.listener?.close();
+    while (this.cycle) await this.cycle;
+    await Promise.allSettled([...this.sends]);
+    await this.recorder.flush();
+    await this.sender.close();
+    this.options.logger.info('webhook delivery worker stopped');
+  }
+
+  /** Runs a cycle soon; many wake-ups in one tick make one cycle. */
+  wake(): void {
+    if (this.stopping || this.wakeQueued) return;
+    this.wakeQueued = true;
+    setImmediate(() => {
+      this.wakeQueued = false;
+      this.runCycle();
+    });
+  }
+
+  /** Aborts attempts in flight to a deleted webhook, and keeps new ones from starting. */
+  abortWebhook(webhookId: string): void {
+    if (this.removedWebhooks.size > 10_000) this.removedWebhooks.clear();
+    this.removedWebhooks.add(webhookId);
+    for (const controller of this.controllers.get(webhookId) ?? []) controller.abort();
+  }
+
+  private runCycle(): void {
+    if (this.stopping) return;
+    if (this.cycle) {
+      this.again = true;
+      return;
+    }
+    this.cycle = this.step()
+      .catch((error: unknown) => {
+        this.options.logger.error({ err: error }, 'webhook delivery cycle failed; retrying shortly');
+        this.sleep(this.pollMs);
+      })
+      .finally(() => {
+        this.cycle = undefined;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        }
+      });
+  }
+
+  private async step(): Promise<void> {
+    const { database, clock } = this.options;
+    const now = clock.now();
+    if (now - this.lastLeaseRecovery >= LEASE_RECOVERY_INTERVAL_MS) {
+      this.lastLeaseRecovery = now;
+      const recovered = await deliveries.recoverExpiredLeases(database.db, now);
+      if (recovered > 0) this.options.logger.warn({ recovered }, 'took over deliveries whose lease expired');
+    }
+    await fanOutAll(database.db, () => clock.now(), this.skipLocked);
+    const claims = await this.claim();
+    if (claims.length > 0) {
+      this.again = true;
+      await this.prepareAndSend(claims);
+    }
+    if (!this.again) await this.sleepUntilDue();
+  }
+
+  /** Claims as many due deliveries as there are free slots, overall and per webhook. */
+  private async claim(): Promise<Claim[]> {
+    if (this.stopping) return [];
+    let budget = this.concurrency - this.inFlight;
+    if (budget <= 0) return [];
+    const { database, clock } = this.options;
+    const busy = [...this.inFlightByWebhook]
+      .filter(([, count]) => count >= this.perWebhookLimit)
+      .map(([id]) => id);
+    const now = clock.now();
+    const webhookIds = await deliveries.findWebhooksWithDueDeliveries(
+      database.db,
+      now,
+      busy,
+      CLAIM_SCAN_ROWS,
+    );
+    const claimed: Claim[] = [];
+    for (const webhookId of webhookIds) {
+      if (budget <= 0) break;
+      const slots = Math.min(budget, this.perWebhookLimit - (this.inFlightByWebhook.get(webhookId) ?? 0));
+      if (slots <= 0) continue;
+      const claims = await deliveries.claimDueDeliveries(database.db, {
+        webhookId,
+        now,
+        leaseUntil: now + this.leaseMs,
+        leaseToken: this.leaseToken,
+        limit: slots,
+        skipLocked: this.skipLocked,
+      });
+      for (const claim of claims) this.occupySlot(claim.webhook_id);
+      budget -= claims.length;
+      claimed.push(...claims);
+    }
+    return claimed;
+  }
+
+  private async prepareAndSend(claims: Claim[]): Promise<void> {
+    const { db } = this.options.database;
+    const [events, webhooks] = await Promise.all([
+      deliveries.findEventsForSending(db, [...new Set(claims.map((claim) => claim.event_id))]),
+      findWebhooksForSending(db, [...new Set(claims.map((claim) => claim.webhook_id))]),
+    ]);
+    const eventsById = new Map(events.map((event) => [event.id, event]));
+    const webhooksById = new Map(webhooks.map((webhook) => [webhook.id, webhook]));
+    for (const claim of claims) {
+      const webhook = webhooksById.get(claim.webhook_id);
+      const event = eventsById.get(claim.event_id);
+      if (!webhook || !event || this.removedWebhooks.has(claim.webhook_id)) {
+        // Deleted since the claim: its rows went with it, and nothing is sent.
+        this.freeSlot(claim.webhook_id);
+        continue;
+      }
+      if (webhook.status !== 'active') {
+        this.recorder.add({
+          deliveryId: claim.id,
+          webhookId: claim.webhook_id,
+          eventId: claim.event_id,
+          attempt: undefined,
+          decision: { kind: 'failed', reason: 'dropped: webhook disabled' },
+        });
+        this.freeSlot(claim.webhook_id);
+        continue;
+      }
+      const prepared = this.prepare(claim, event, webhook);
+      const task = this.deliver(prepared).finally(() => {
+        this.sends.delete(task);
+        this.controllers.get(claim.webhook_id)?.delete(prepared.controller);
+        this.freeSlot(claim.webhook_id);
+        this.wake();
+      });
+      this.sends.add(task);
+    }
+  }
+
+  private prepare(claim: Claim, event: EventForSending, webhook: SendingWebhook): PreparedDelivery {
+    const body = envelopeBody(event);
+    const controller = new AbortController();
+    let controllers = this.controllers.get(claim.webhook_id);
+    if (!controllers) {
+      controllers = new Set();
+      this.controllers.set(claim.webhook_id, controllers);
+    }
+    controllers.add(controller);
+    return {
+      claim,
+      event,
+      url: webhook.url,
+      body,
+      headers: deliveryHeaders(this.secretOf(webhook), body, event, webhook.id, claim.attempt_count),
+      controller,
+    };
+  }
+
+  private async deliver(prepared: PreparedDelivery): Promise<void> {
+    const { clock, logger, config } = this.options;
+    const { claim } = prepared;
+    const startedAt = clock.now();
+    const outcome = await this.sender.send({
+      url: prepared.url,
+      body: prepared.body,
+      headers: prepared.headers,
+      signal: prepared.controller.signal,
+    });
+    if (outcome.kind === 'aborted') {
+      logger.info(
+        { webhookId: claim.webhook_id, eventId: claim.event_id },
+        'delivery aborted: webhook deleted',
+      );
+      return;
+    }
+    const decision = decide(
+      outcome,
+      claim.attempt_count,
+      { delaysMs: config.retryDelaysMs },
+      clock.now(),
+      this.options.random ?? Math.random,
+    );
+    this.recorder.add({
+      deliveryId: claim.id,
+      webhookId: claim.webhook_id,
+      eventId: claim.event_id,
+      attempt: {
+        delivery_id: claim.id,
+        attempt_number: claim.attempt_count,
+        started_at: startedAt,
+        latency_ms: outcome.latencyMs,
+        status_code: outcome.kind === 'answered' ? outcome.statusCode : null,
+        error: outcome.kind === 'failed' ? outcome.error : null,
+        response_excerpt: outcome.kind === 'answered' ? outcome.excerpt : null,
+      },
+      decision,
+    });
+    if (decision.kind !== 'succeeded') {
+      logger.info(
+        {
+          webhookId: claim.webhook_id,
+          eventId: claim.event_id,
+          attempt: claim.attempt_count,
+          outcome: describeOutcome(outcome),
+          next: decision.kind === 'retry' ? new Date(decision.at).toISOString() : 'none',
+        },
+        decision.kind === 'retry' ? 'delivery attempt failed; will retry' : 'delivery failed for good',
+      );
+    }
+  }
+
+  private secretOf(webhook: SendingWebhook): string {
+    const cached = this.secretCache.get(webhook.id);
+    if (cached && cached.box === webhook.secret_ciphertext) return cached.secret;
+    const secret = this.options.secrets.open(webhook.secret_ciphertext, webhook.id);
+    if (this.secretCache.size > 10_000) this.secretCache.clear();
+    this.secretCache.set(webhook.id, { box: webhook.secret_ciphertext, secret });
+    return secret;
+  }
+
+  private occupySlot(webhookId: string): void {
+    this.inFlight += 1;
+    this.inFlightByWebhook.set(webhookId, (this.inFlightByWebhook.get(webhookId) ?? 0) + 1);
+  }
+
+  private freeSlot(webhookId: string): void {
+    this.inFlight -= 1;
+    const left = (this.inFlightByWebhook.get(webhookId) ?? 1) - 1;
+    if (left <= 0) {
+      this.inFlightByWebhook.delete(webhookId);
+      this.controllers.delete(webhookId);
+    } else {
+      this.inFlightByWebhook.set(webhookId, left);
+    }
+  }
+
+  /** Sleeps until the next retry falls due, or the poll interval, whichever is sooner. */
+  private async sleepUntilDue(): Promise<void> {
+    if (this.stopping) return;
+    const now = this.options.clock.now();
+    const next = await deliveries.nextDueAt(this.options.database.db);
+    const untilDue = next === undefined || next <= now ? this.pollMs : next - now;
+    this.sleep(Math.min(this.pollMs, untilDue));
+  }
+
+  private sleep(ms: number): void {
+    clearTimeout(this.timer);
+    if (this.stopping) return;
+    this.timer = setTimeout(() => {
+      this.wake();
+    }, ms);
+  }
+}

@@ -1,0 +1,364 @@
+// Delivery rows: created by fan-out from the outbox, claimed by workers under a lease, and
+// settled with one attempt row per try.
+import type { Db } from '../db/database.ts';
+import type { EventRow } from '../events/event.table.ts';
+import type { DeliveryAttemptRow, DeliveryStatus, WebhookDeliveryRow } from './webhook.table.ts';
+
+// PostgreSQL limits a statement to 65,535 parameters and SQLite to 32,766.
+const INSERT_CHUNK_ROWS = 1000;
+
+export type PendingEvent = Pick<EventRow, 'id' | 'type' | 'account_id' | 'data'>;
+
+/** Events not yet fanned out, oldest first. On PostgreSQL other workers skip the rows locked here. */
+export async function lockUndispatchedEvents(
+  trx: Db,
+  limit: number,
+  skipLocked: boolean,
+): Promise<PendingEvent[]> {
+  let query = trx
+    .selectFrom('events')
+    .select(['id', 'type', 'account_id', 'data'])
+    .where('dispatched_at', 'is', null)
+    .orderBy('created_at', 'asc')
+    .limit(limit);
+  if (skipLocked) query = query.forUpdate().skipLocked();
+  return query.execute();
+}
+
+export async function markEventsDispatched(trx: Db, ids: readonly string[], at: number): Promise<void> {
+  if (ids.length === 0) return;
+  await trx.updateTable('events').set({ dispatched_at: at }).where('id', 'in', ids).execute();
+}
+
+export type NewDelivery = Pick<WebhookDeliveryRow, 'id' | 'event_id' | 'webhook_id'>;
+
+/** Idempotent: an (event, webhook) pair that already has a delivery is left alone. */
+export async function insertDeliveries(trx: Db, rows: readonly NewDelivery[], at: number): Promise<void> {
+  for (let start = 0; start < rows.length; start += INSERT_CHUNK_ROWS) {
+    const chunk = rows.slice(start, start + INSERT_CHUNK_ROWS).map((row) => ({
+      ...row,
+      status: 'pending' as const,
+      attempt_count: 0,
+      next_attempt_at: at,
+      locked_until: null,
+      lease_token: null,
+      last_error: null,
+      created_at: at,
+      updated_at: at,
+    }));
+    await trx
+      .insertInto('webhook_deliveries')
+      .values(chunk)
+      .onConflict((oc) => oc.columns(['event_id', 'webhook_id']).doNothing())
+      .execute();
+  }
+}
+
+export interface Claim {
+  id: string;
+  event_id: string;
+  webhook_id: string;
+  /** The number of the attempt this claim starts (1 for the first). */
+  attempt_count: number;
+}
+
+/**
+ * Active webhooks with deliveries due now, looking no further than the `scanLimit` most overdue
+ * rows, and skipping webhooks this worker already sends to at its per-webhook limit.
+ */
+export async function findWebhooksWithDueDeliveries(
+  db: Db,
+  now: number,
+  skipWebhookIds: readonly string[],
+  scanLimit: number,
+): Promise<string[]> {
+  let due = db
+    .selectFrom('webhook_deliveries')
+    .select('webhook_id')
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', now);
+  if (skipWebhookIds.length > 0) due = due.where('webhook_id', 'not in', skipWebhookIds);
+  const rows = await db
+    .selectFrom(due.orderBy('next_attempt_at', 'asc').limit(scanLimit).as('due'))
+    .select('due.webhook_id')
+    .distinct()
+    .where('due.webhook_id', 'in', (eb) =>
+      eb.selectFrom('webhooks').select('webhooks.id').where('webhooks.status', '=', 'active'),
+    )
+    .execute();
+  return rows.map((row) => row.webhook_id);
+}
+
+export interface ClaimRequest {
+  webhookId: string;
+  now: number;
+  leaseUntil: number;
+  leaseToken: string;
+  limit: number;
+  skipLocked: boolean;
+}
+
+/**
+ * Takes up to `limit` due deliveries of one active webhook, most overdue first, under a lease.
+ * One statement, so two workers never take the same row: SQLite runs it alone; on PostgreSQL
+ * the rows are locked and other workers skip them.
+ */
+export async function claimDueDeliveries(db: Db, request: ClaimRequest): Promise<Claim[]> {
+  if (request.limit <= 0) return [];
+  let due = db
+    .selectFrom('webhook_deliveries')
+    .select('webhook_deliveries.id')
+    .where('webhook_id', '=', request.webhookId)
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', request.now)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('webhooks')
+          .select('webhooks.id')
+          .where('webhooks.id', '=', request.webhookId)
+          .where('webhooks.status', '=', 'active'),
+      ),
+    )
+    .orderBy('next_attempt_at', 'asc')
+    .limit(request.limit);
+  if (request.skipLocked) due = due.forUpdate('webhook_deliveries').skipLocked();
+  return db
+    .updateTable('webhook_deliveries')
+    .set((eb) => ({
+      status: 'sending',
+      attempt_count: eb('attempt_count', '+', 1),
+      locked_until: request.leaseUntil,
+      lease_token: request.leaseToken,
+      updated_at: request.now,
+    }))
+    .where('id', 'in', due)
+    .where('status', '=', 'pending')
+    .returning(['id', 'event_id', 'webhook_id', 'attempt_count'])
+    .execute();
+}
+
+/**
+ * A worker that died (kill -9) leaves its claims in `sending`; once their lease has run out
+ * they become pending again, to be claimed and sent by any worker. The attempt they were on
+ * stays counted: the receiver may have got it.
+ */
+export async function recoverExpiredLeases(db: Db, now: number): Promise<number> {
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'pending', locked_until: null, lease_token: null, next_attempt_at: now, updated_at: now })
+    .where('status', '=', 'sending')
+    .where('locked_until', '<=', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Gives claims back untried (shutdown, or more than the per-webhook limit was taken). */
+export async function releaseClaims(
+  db: Db,
+  ids: readonly string[],
+  leaseToken: string,
+  at: number,
+): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('webhook_deliveries')
+    .set((eb) => ({
+      status: 'pending',
+      attempt_count: eb('attempt_count', '-', 1),
+      locked_until: null,
+      lease_token: null,
+      updated_at: at,
+    }))
+    .where('id', 'in', ids)
+    .where('lease_token', '=', leaseToken)
+    .where('status', '=', 'sending')
+    .execute();
+}
+
+export type EventForSending = Pick<EventRow, 'id' | 'type' | 'created_at' | 'data'>;
+
+export async function findEventsForSending(db: Db, ids: readonly string[]): Promise<EventForSending[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('events')
+    .select(['id', 'type', 'created_at', 'data'])
+    .where('id', 'in', ids)
+    .execute();
+}
+
+export interface Settlement {
+  deliveryId: string;
+  leaseToken: string;
+  status: Exclude<DeliveryStatus, 'sending'>;
+  /** For pending: when to try again. */
+  nextAttemptAt: number;
+  lastError: string | null;
+  at: number;
+}
+
+/**
+ * Settles a claimed delivery if the claim still holds its lease. Returns false when it does not
+ * (the webhook was deleted, or the lease ran out and another worker took over).
+ */
+export async function settleDelivery(db: Db, settlement: Settlement): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({
+      status: settlement.status,
+      next_attempt_at: settlement.nextAttemptAt,
+      locked_until: null,
+      lease_token: null,
+      last_error: settlement.lastError,
+      updated_at: settlement.at,
+    })
+    .where('id', '=', settlement.deliveryId)
+    .where('lease_token', '=', settlement.leaseToken)
+    .where('status', '=', 'sending')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Marks many claims succeeded at once; returns the ids whose lease was still held. */
+export async function settleSucceeded(
+  db: Db,
+  ids: readonly string[],
+  leaseToken: string,
+  at: number,
+): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'succeeded', locked_until: null, lease_token: null, last_error: null, updated_at: at })
+    .where('id', 'in', ids)
+    .where('lease_token', '=', leaseToken)
+    .where('status', '=', 'sending')
+    .returning('id')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+export async function insertAttempts(db: Db, attempts: readonly DeliveryAttemptRow[]): Promise<void> {
+  for (let start = 0; start < attempts.length; start += INSERT_CHUNK_ROWS) {
+    await db
+      .insertInto('webhook_delivery_attempts')
+      .values(attempts.slice(start, start + INSERT_CHUNK_ROWS))
+      .onConflict((oc) => oc.columns(['delivery_id', 'attempt_number']).doNothing())
+      .execute();
+  }
+}
+
+/** A disabled webhook gets nothing more: its waiting deliveries are marked failed. */
+export async function dropPendingDeliveries(
+  db: Db,
+  webhookId: string,
+  reason: string,
+  at: number,
+): Promise<void> {
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'failed', last_error: reason, updated_at: at })
+    .where('webhook_id', '=', webhookId)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+/** When the next pending delivery falls due, so an idle worker can sleep until then. */
+export async function nextDueAt(db: Db): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select('next_attempt_at')
+    .where('status', '=', 'pending')
+    .orderBy('next_attempt_at', 'asc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.next_attempt_at;
+}
+
+export async function findDelivery(
+  db: Db,
+  eventId: string,
+  webhookId: string,
+): Promise<Pick<WebhookDeliveryRow, 'id' | 'status'> | undefined> {
+  return db
+    .selectFrom('webhook_deliveries')
+    .select(['id', 'status'])
+    .where('event_id', '=', eventId)
+    .where('webhook_id', '=', webhookId)
+    .executeTakeFirst();
+}
+
+/** One more attempt, now; the attempt number keeps counting from where it stopped. */
+export async function scheduleManualRetry(db: Db, deliveryId: string, at: number): Promise<void> {
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'pending', next_attempt_at: at, last_error: null, updated_at: at })
+    .where('id', '=', deliveryId)
+    .where('status', '=', 'failed')
+    .execute();
+}
+
+export interface DeliveryReport {
+  eventId: string;
+  eventType: string;
+  status: DeliveryStatus;
+  attemptCount: number;
+  nextAttemptAt: number;
+  lastError: string | null;
+  createdAt: number;
+  attempts: Omit<DeliveryAttemptRow, 'delivery_id'>[];
+}
+
+export async function recentDeliveries(db: Db, webhookId: string, limit: number): Promise<DeliveryReport[]> {
+  const rows = await db
+    .selectFrom('webhook_deliveries')
+    .innerJoin('events', 'events.id', 'webhook_deliveries.event_id')
+    .select([
+      'webhook_deliveries.id',
+      'webhook_deliveries.event_id',
+      'events.type',
+      'webhook_deliveries.status',
+      'webhook_deliveries.attempt_count',
+      'webhook_deliveries.next_attempt_at',
+      'webhook_deliveries.last_error',
+      'webhook_deliveries.created_at',
+    ])
+    .where('webhook_deliveries.webhook_id', '=', webhookId)
+    .orderBy('webhook_deliveries.created_at', 'desc')
+    .orderBy('webhook_deliveries.id', 'desc')
+    .limit(limit)
+    .execute();
+  const attempts =
+    rows.length === 0
+      ? []
+      : await db
+          .selectFrom('webhook_delivery_attempts')
+          .select([
+            'delivery_id',
+            'attempt_number',
+            'started_at',
+            'latency_ms',
+            'status_code',
+            'error',
+            'response_excerpt',
+          ])
+          .where(
+            'delivery_id',
+            'in',
+            rows.map((row) => row.id),
+          )
+          .orderBy('attempt_number', 'asc')
+          .execute();
+  return rows.map((row) => ({
+    eventId: row.event_id,
+    eventType: row.type,
+    status: row.status,
+    attemptCount: row.attempt_count,
+    nextAttemptAt: row.next_attempt_at,
+    lastError: row.last_error,
+    createdAt: row.created_at,
+    attempts: attempts
+      .filter((attempt) => attempt.delivery_id === row.id)
+      .map(({ delivery_id: _ignored, ...attempt }) => attempt),
+  }));
+}

@@ -1,0 +1,139 @@
+// Sends one signed delivery over one shared HTTP client: keep-alive connections, a hard limit
+// on the whole exchange (connect, TLS, headers, body), no redirects, and the dialled address
+// checked where the socket is opened.
+import net from 'node:net';
+import { Agent } from 'undici';
+import { hostOf, isPublicAddress, publicOnlyLookup } from './url-safety.ts';
+
+/** How much of a response body is kept on the attempt row. */
+export const EXCERPT_BYTES = 1024;
+/** Bodies past this are not read further; the connection is dropped instead. */
+const MAX_BODY_BYTES = 64 * 1024;
+
+export interface OutgoingDelivery {
+  url: string;
+  body: Buffer;
+  headers: Record<string, string>;
+  /** Aborts the attempt (the webhook was deleted, say). */
+  signal: AbortSignal;
+}
+
+export type SendOutcome =
+  | {
+      kind: 'answered';
+      statusCode: number;
+      retryAfter: string | undefined;
+      excerpt: string;
+      latencyMs: number;
+    }
+  | { kind: 'failed'; error: string; latencyMs: number }
+  | { kind: 'aborted'; latencyMs: number };
+
+export interface SenderOptions {
+  timeoutMs: number;
+  allowPrivateTargets: boolean;
+  /**
+   * Tests only: trust this CA instead of Node's store. Left unset, Node's default store plus
+   * NODE_EXTRA_CA_CERTS apply (setting `ca` would replace both).
+   */
+  ca?: string | Buffer | undefined;
+}
+
+export class WebhookSender {
+  private readonly agent: Agent;
+  private readonly options: SenderOptions;
+
+  constructor(options: SenderOptions) {
+    this.options = options;
+    this.agent = new Agent({
+      keepAliveTimeout: 30_000,
+      keepAliveMaxTimeout: 60_000,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      connect: {
+        timeout: options.timeoutMs,
+        ...(options.allowPrivateTargets ? {} : { lookup: publicOnlyLookup }),
+        ...(options.ca === undefined ? {} : { ca: options.ca }),
+      },
+    });
+  }
+
+  async send(delivery: OutgoingDelivery): Promise<SendOutcome> {
+    const started = performance.now();
+    const latency = () => Math.round(performance.now() - started);
+    const url = new URL(delivery.url);
+    // A literal IP is dialled without a lookup, so the connect-time check cannot see it.
+    const host = hostOf(url);
+    if (!this.options.allowPrivateTargets && net.isIP(host) !== 0 && !isPublicAddress(host)) {
+      return { kind: 'failed', error: `refused: ${host} is not a public address`, latencyMs: 0 };
+    }
+    const deadline = new AbortController();
+    const timer = setTimeout(() => {
+      deadline.abort();
+    }, this.options.timeoutMs);
+    const signal = AbortSignal.any([deadline.signal, delivery.signal]);
+    try {
+      const response = await this.agent.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: 'POST',
+        headers: delivery.headers,
+        body: delivery.body,
+        signal,
+      });
+      const excerpt = await readExcerpt(response.body);
+      const retryAfter = response.headers['retry-after'];
+      return {
+        kind: 'answered',
+        statusCode: response.statusCode,
+        retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
+        excerpt,
+        latencyMs: latency(),
+      };
+    } catch (error) {
+      if (delivery.signal.aborted) return { kind: 'aborted', latencyMs: latency() };
+      if (deadline.signal.aborted) {
+        return {
+          kind: 'failed',
+          error: `timeout: no complete answer within ${this.options.timeoutMs} ms`,
+          latencyMs: latency(),
+        };
+      }
+      return { kind: 'failed', error: describeError(error), latencyMs: latency() };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}
+
+async function readExcerpt(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string> {
+  const kept: Buffer[] = [];
+  let keptBytes = 0;
+  let total = 0;
+  for await (const chunk of body) {
+    total += chunk.length;
+    if (keptBytes < EXCERPT_BYTES) {
+      kept.push(chunk.subarray(0, EXCERPT_BYTES - keptBytes));
+      keptBytes += Math.min(chunk.length, EXCERPT_BYTES - keptBytes);
+    }
+    if (total > MAX_BODY_BYTES) {
+      body.destroy();
+      break;
+    }
+  }
+  return Buffer.concat(kept).toString('utf8');
+}
+
+/** A short, secret-free description of a transport error, for the attempt row and the logs. */
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return 'request failed';
+  const code = (error as NodeJS.ErrnoException).code;
+  const cause = error.cause instanceof Error ? error.cause : undefined;
+  const causeCode = cause ? (cause as NodeJS.ErrnoException).code : undefined;
+  const message = (cause ?? error).message;
+  return [causeCode ?? code, message].filter(Boolean).join(': ').slice(0, 300);
+}

@@ -1,0 +1,51 @@
+import { Type, type Static } from 'typebox';
+import { StringEnum, Timestamp } from '../http/schemas.ts';
+import { MAX_URL_LENGTH } from './url-safety.ts';
+
+export const EVENT_TYPES = [
+  'stream.started',
+  'stream.ended',
+  'video.published',
+  'subscription.created',
+  'subscription.cancelled',
+  'ping',
+] as const;
+
+export const MAX_WEBHOOKS_PER_ACCOUNT = 20;
+
+const webhookFields = {
+  id: Type.String({ description: 'Prefix `wh_`.' }),
+  url: Type.String({ description: 'The registered HTTPS endpoint.' }),
+  events: Type.Array(Type.String(), { description: 'Subscribed event types, or `["*"]`.' }),
+  status: StringEnum(['active', 'disabled'] as const),
+  created_at: Timestamp,
+};
+
+export const Webhook = Type.Object(webhookFields, { title: 'Webhook' });
+export type Webhook = Static<typeof Webhook>;
+
+export const CreatedWebhook = Type.Object(
+  {
+    ...webhookFields,
+    secret: Type.String({ description: 'Signing secret. Shown only in this response.' }),
+  },
+  { title: 'CreatedWebhook' },
+);
+export type CreatedWebhook = Static<typeof CreatedWebhook>;
+
+export const WebhookList = Type.Object({ data: Type.Array(Webhook) });
+
+export const DeletedWebhook = Type.Object({ deleted: Type.Literal(true), id: Type.String() });
+
+export const CreateWebhookBody = Type.Object(
+  {
+    url: Type.String({ maxLength: MAX_URL_LENGTH, description: 'An absolute https:// URL.' }),
+    events: Type.Array(Type.String({ maxLength: 64 }), {
+      minItems: 1,
+      maxItems: EVENT_TYPES.length,
+      description: `Event types (${EVENT_TYPES.join(', ')}), or the single item \`*\` for all current and future ones.`,
+    }),
+  },
+  { additionalProperties: false },
+);
+export type CreateWebhookBody = Static<typeof CreateWebhookBody>;

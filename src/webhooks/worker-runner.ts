@@ -1,0 +1,20 @@
+// Starts a delivery worker over a runtime's database and configuration: what `serve` and
+// `tributary worker` share.
+import type { Logger } from 'pino';
+import { isPostgresUrl } from '../config.ts';
+import type { Runtime } from '../runtime.ts';
+import { DeliveryWorker } from './delivery-worker.ts';
+
+export async function startDeliveryWorker(runtime: Runtime, logger: Logger): Promise<DeliveryWorker> {
+  const { config, services } = runtime;
+  const worker = new DeliveryWorker({
+    database: services.database,
+    clock: services.clock,
+    config: config.webhooks,
+    secrets: services.webhookSecrets,
+    logger,
+    listenUrl: isPostgresUrl(config.databaseUrl) ? config.databaseUrl : undefined,
+  });
+  await worker.start();
+  return worker;
+}
