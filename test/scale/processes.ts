@@ -56,21 +56,28 @@ export class ServiceProcess {
   }
 }
 
-/** Starts `tributary <args>` with its output in a log file; stopped with SIGKILL after the test if still up. */
+/**
+ * Starts `tributary <args>` (or another `command`) with its output in a log file. Given a test
+ * context, the process is killed after the test if it is still up.
+ */
 export function startService(
-  t: TestContext,
-  options: { name: string; args: string[]; env: NodeJS.ProcessEnv; logDir: string },
+  t: Pick<TestContext, 'after'> | null,
+  options: { name: string; args: string[]; env: NodeJS.ProcessEnv; logDir: string; command?: string },
 ): ServiceProcess {
   const logFile = path.join(options.logDir, `${options.name}.log`);
   const log = fs.openSync(logFile, 'w');
-  const child = spawn(process.execPath, [BIN, ...options.args], {
+  const [command, args] =
+    options.command === undefined
+      ? [process.execPath, [BIN, ...options.args]]
+      : [options.command, options.args];
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: options.env,
     stdio: ['ignore', log, log],
   });
   fs.closeSync(log);
   const service = new ServiceProcess(options.name, child, logFile);
-  t.after(async () => {
+  t?.after(async () => {
     await service.stop('SIGKILL');
   });
   return service;
