@@ -1,7 +1,7 @@
 // Opaque, tamper-evident keyset cursors. A cursor carries the sort key of the last item of a
 // page and a digest of the filters it was made under, authenticated with an HMAC, so a
 // forged, edited or reused-with-other-filters cursor is refused instead of misread.
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { AppError } from '../shared/errors.ts';
 
 const PREFIX = 'cur_';
@@ -16,9 +16,10 @@ export interface KeysetPosition {
 export type CursorFilters = Record<string, string | undefined>;
 
 export class CursorCodec {
-  private readonly key: Buffer;
+  // A KeyObject is imported once; handing createHmac a Buffer re-imports it on every call.
+  private readonly key: KeyObject;
   constructor(key: Buffer) {
-    this.key = key;
+    this.key = createSecretKey(key);
   }
 
   /** `list` names the endpoint, so a cursor from one list is refused by another. */
@@ -55,14 +56,25 @@ export class CursorCodec {
   }
 }
 
+// Clients repeat the same few lists and filters, so their digests are remembered; the bound
+// keeps a client that varies its filters endlessly from growing the map.
+const filterDigests = new Map<string, string>();
+const FILTER_DIGESTS_MAX = 1000;
+
 function digestFilters(list: string, filters: CursorFilters): string {
-  const canonical = Object.keys(filters)
-    .sort()
-    .map((name) => [name, filters[name] ?? null]);
-  return createHash('sha256')
-    .update(JSON.stringify([list, canonical]))
-    .digest('base64url')
-    .slice(0, 12);
+  const canonical = JSON.stringify([
+    list,
+    Object.keys(filters)
+      .sort()
+      .map((name) => [name, filters[name] ?? null]),
+  ]);
+  let digest = filterDigests.get(canonical);
+  if (digest === undefined) {
+    digest = createHash('sha256').update(canonical).digest('base64url').slice(0, 12);
+    if (filterDigests.size >= FILTER_DIGESTS_MAX) filterDigests.clear();
+    filterDigests.set(canonical, digest);
+  }
+  return digest;
 }
 
 export interface Page<T> {
