@@ -24,6 +24,8 @@ export interface RecorderOptions {
   disableAfterFailedEvents: number;
   now: () => number;
   logger: Logger;
+  /** Told after each batch when the earliest retry it scheduled falls due. */
+  onRetryScheduled: (at: number) => void;
 }
 
 export class DeliveryRecorder {
@@ -52,6 +54,8 @@ export class DeliveryRecorder {
         this.queue = [];
         try {
           await this.write(batch);
+          const retries = batch.flatMap((item) => (item.decision.kind === 'retry' ? [item.decision.at] : []));
+          if (retries.length > 0) this.options.onRetryScheduled(Math.min(...retries));
         } catch (error) {
           // The claims keep their lease until it runs out; then they are sent again.
           this.options.logger.error(

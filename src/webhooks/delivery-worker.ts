@@ -81,6 +81,7 @@ export class DeliveryWorker {
   private again = false;
   private wakeQueued = false;
   private timer: NodeJS.Timeout | undefined;
+  private timerAt = Infinity;
   private lastLeaseRecovery = -Infinity;
   private stopping = false;
 
@@ -104,6 +105,9 @@ export class DeliveryWorker {
       disableAfterFailedEvents: config.disableAfterFailedEvents,
       now: () => options.clock.now(),
       logger: options.logger,
+      onRetryScheduled: (at) => {
+        this.wakeAt(at);
+      },
     });
   }
 
@@ -389,10 +393,22 @@ export class DeliveryWorker {
     this.sleep(Math.min(this.pollMs, untilDue));
   }
 
+  /** Makes sure a cycle runs at `at` (a retry scheduled by this worker), unless one is due sooner. */
+  private wakeAt(at: number): void {
+    const now = this.options.clock.now();
+    if (at >= this.timerAt && this.timer !== undefined) return;
+    this.sleep(Math.max(0, at - now));
+  }
+
   private sleep(ms: number): void {
     clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerAt = Infinity;
     if (this.stopping) return;
+    this.timerAt = this.options.clock.now() + ms;
     this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.timerAt = Infinity;
       this.wake();
     }, ms);
   }

@@ -1,0 +1,368 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { describe, test } from 'node:test';
+import { DIALECTS } from '../helpers/databases.ts';
+import { startReceiver, type ReceivedRequest } from '../helpers/https-receiver.ts';
+import type { TestServer } from '../helpers/server.ts';
+import type { EventType } from '../../src/events/event.table.ts';
+import { eventually, registerWebhook, sleep, startWebhookServer } from './harness.ts';
+
+/** An implementation independent of the service's: node:crypto over the raw bytes received. */
+function validSignature(secret: string, request: ReceivedRequest): boolean {
+  const expected = createHmac('sha256', secret).update(request.rawBody).digest();
+  const header = String(request.headers['x-service-signature'] ?? '');
+  const presented = Buffer.from(header, 'hex');
+  return presented.length === expected.length && timingSafeEqual(presented, expected);
+}
+
+async function deliveryRow(server: TestServer, webhookId: string, eventType: EventType) {
+  return server.services.database.db
+    .selectFrom('webhook_deliveries')
+    .innerJoin('events', 'events.id', 'webhook_deliveries.event_id')
+    .select([
+      'webhook_deliveries.id',
+      'webhook_deliveries.status',
+      'webhook_deliveries.attempt_count',
+      'events.id as event_id',
+    ])
+    .where('webhook_deliveries.webhook_id', '=', webhookId)
+    .where('events.type', '=', eventType)
+    .executeTakeFirst();
+}
+
+async function liveStream(server: TestServer, creatorId: string): Promise<string> {
+  const { stream } = await server.services.streams.create(creatorId, { title: 'Live now' });
+  await server.services.streams.goLive(stream.id);
+  return stream.id;
+}
+
+for (const dialect of DIALECTS) {
+  describe(`webhook deliveries on ${dialect}`, () => {
+    test('the ping arrives once, signed over the raw body (checked with node:crypto and openssl)', async (t) => {
+      const { server } = await startWebhookServer(t, { dialect });
+      const receiver = await startReceiver();
+      t.after(() => receiver.close());
+      const account = await server.createAccount();
+      const webhook = await registerWebhook(server, account.writeKey, receiver.url(), ['video.published']);
+      const [ping] = await receiver.waitForRequests(1);
+      assert.ok(ping);
+      assert.equal(ping.method, 'POST');
+      assert.equal(ping.path, '/hook');
+      assert.equal(ping.headers['content-type'], 'application/json');
+      assert.deepEqual(Object.keys(ping.body).sort(), ['created_at', 'data', 'id', 'type']);
+      assert.equal(ping.body.type, 'ping');
+      assert.match(ping.body.id, /^evt_/);
+      assert.deepEqual(ping.body.data, { webhook_id: webhook.id });
+      assert.equal(ping.headers['x-service-event-id'], ping.body.id);
+      assert.equal(ping.headers['x-service-event-type'], 'ping');
+      assert.equal(ping.headers['x-service-delivery-attempt'], '1');
+      assert.ok(validSignature(webhook.secret, ping));
+      assert.ok(!validSignature('whsec_wrong', ping));
+      const openssl = execFileSync('openssl', ['dgst', '-sha256', '-hmac', webhook.secret, '-r'], {
+        input: ping.rawBody,
+      })
+        .toString()
+        .split(' ')[0];
+      assert.equal(ping.headers['x-service-signature'], openssl);
+
+      await sleep(400);
+      assert.equal(receiver.requests.length, 1, 'the ping is sent once');
+      const row = await deliveryRow(server, webhook.id, 'ping');
+      assert.equal(row?.status, 'succeeded');
+    });
+
+    test('each event reaches exactly the subscribed webhooks of the owning account', async (t) => {
+      const { server } = await startWebhookServer(t, { dialect });
+      const receivers = await Promise.all([
+        startReceiver(),
+        startReceiver(),
+        startReceiver(),
+        startReceiver(),
+      ]);
+      t.after(() => Promise.all(receivers.map((r) => r.close())));
+      const [all, started, published, otherAccount] = receivers;
+      const creator = await server.createAccount('creator');
+      const viewer = await server.createAccount('viewer');
+      const other = await server.createAccount('other');
+      await registerWebhook(server, creator.writeKey, all.url(), ['*']);
+      await registerWebhook(server, creator.writeKey, started.url(), ['stream.started']);
+      await registerWebhook(server, creator.writeKey, published.url(), [
+        'video.published',
+        'subscription.cancelled',
+      ]);
+      await registerWebhook(server, other.writeKey, otherAccount.url(), ['*']);
+      for (const receiver of receivers) await receiver.waitForRequests(1);
+
+      const streamId = await liveStream(server, creator.userId);
+      await server.services.streams.end(streamId);
+      const video = await server.services.videos.publish({
+        creatorId: creator.userId,
+        title: 'Recording',
+        durationSeconds: 60,
+        sourceStreamId: streamId,
+        privacy: 'private',
+      });
+      const subscription = await server.services.subscriptions.subscribe(viewer.userId, creator.userId);
+      await server.services.subscriptions.cancel(subscription.id);
+
+      const types = (requests: ReceivedRequest[]) => requests.map((r) => r.body.type as string).sort();
+      await all.waitForRequests(6);
+      await started.waitForRequests(2);
+      await published.waitForRequests(3);
+      await sleep(500);
+      assert.deepEqual(types(all.requests), [
+        'ping',
+        'stream.ended',
+        'stream.started',
+        'subscription.cancelled',
+        'subscription.created',
+        'video.published',
+      ]);
+      assert.deepEqual(types(started.requests), ['ping', 'stream.started']);
+      assert.deepEqual(types(published.requests), ['ping', 'subscription.cancelled', 'video.published']);
+      assert.deepEqual(types(otherAccount.requests), ['ping']);
+
+      const startedEvent = started.requests.find((r) => r.body.type === 'stream.started');
+      assert.ok(startedEvent);
+      assert.equal(startedEvent.body.data.id, streamId);
+      assert.equal(startedEvent.body.data.status, 'live');
+      for (const field of ['id', 'title', 'status', 'creator_id', 'started_at', 'stream_url']) {
+        assert.ok(field in startedEvent.body.data, field);
+      }
+      const videoEvent = published.requests.find((r) => r.body.type === 'video.published');
+      assert.equal(videoEvent?.body.data.id, video.id);
+      // One event, one evt_ id, whichever webhook receives it.
+      const sameEvent = all.requests.find((r) => r.body.type === 'stream.started');
+      assert.equal(sameEvent?.body.id, startedEvent.body.id);
+    });
+
+    test('failed attempts are retried after the configured delays with the same evt_ id, then succeed', async (t) => {
+      const { server } = await startWebhookServer(t, { dialect, webhooks: { retryDelaysMs: [300, 600] } });
+      const receiver = await startReceiver((_request, index) =>
+        index < 2 ? { status: 500, body: 'try later' } : { status: 204 },
+      );
+      t.after(() => receiver.close());
+      const account = await server.createAccount();
+      const webhook = await registerWebhook(server, account.writeKey, receiver.url());
+      const [first, second, third] = await receiver.waitForRequests(3);
+      assert.ok(first && second && third);
+      assert.deepEqual(
+        [first, second, third].map((r) => r.headers['x-service-delivery-attempt']),
+        ['1', '2', '3'],
+      );
+      assert.equal(new Set([first, second, third].map((r) => r.body.id)).size, 1);
+      assert.ok(first.rawBody.equals(third.rawBody), 'the same bytes on every attempt');
+      const gap1 = second.receivedAt - first.receivedAt;
+      const gap2 = third.receivedAt - second.receivedAt;
+      assert.ok(gap1 >= 300 * 0.9 - 5 && gap1 < 300 * 1.1 + 250, `first retry after ${gap1} ms`);
+      assert.ok(gap2 >= 600 * 0.9 - 5 && gap2 < 600 * 1.1 + 250, `second retry after ${gap2} ms`);
+
+      const row = await eventually(async () => {
+        const found = await deliveryRow(server, webhook.id, 'ping');
+        return found?.status === 'succeeded' ? found : undefined;
+      });
+      const attempts = await server.services.database.db
+        .selectFrom('webhook_delivery_attempts')
+        .select(['attempt_number', 'status_code', 'response_excerpt', 'latency_ms'])
+        .where('delivery_id', '=', row.id)
+        .orderBy('attempt_number')
+        .execute();
+      assert.deepEqual(
+        attempts.map((a) => [a.attempt_number, a.status_code, a.response_excerpt]),
+        [
+          [1, 500, 'try later'],
+          [2, 500, 'try later'],
+          [3, 204, ''],
+        ],
+      );
+    });
+
+    test('after the last attempt the event is marked failed and nothing more is sent', async (t) => {
+      const { server } = await startWebhookServer(t, { dialect, webhooks: { retryDelaysMs: [100, 100] } });
+      const receiver = await startReceiver(() => ({ status: 503 }));
+      t.after(() => receiver.close());
+      const account = await server.createAccount();
+      const webhook = await registerWebhook(server, account.writeKey, receiver.url());
+      await receiver.waitForRequests(3);
+      const row = await eventually(async () => {
+        const found = await deliveryRow(server, webhook.id, 'ping');
+        return found?.status === 'failed' ? found : undefined;
+      });
+      assert.equal(row.attempt_count, 3);
+      await sleep(500);
+      assert.equal(receiver.requests.length, 3);
+    });
+
+    test('a receiver answering after 6 s counts as a failure (5 s limit)', async (t) => {
+      const { server } = await startWebhookServer(t, {
+        dialect,
+        webhooks: { timeoutMs: 5000, retryDelaysMs: [60_000] },
+      });
+      const receiver = await startReceiver(() => ({ status: 200, delayMs: 6000 }));
+      t.after(() => receiver.close());
+      const account = await server.createAccount();
+      const webhook = await registerWebhook(server, account.writeKey, receiver.url());
+      const attempt = await eventually(
+        () =>
+          server.services.database.db
+            .selectFrom('webhook_delivery_attempts')
+            .innerJoin('webhook_deliveries', 'webhook_deliveries.id', 'webhook_delivery_attempts.delivery_id')
+            .select(['status_code', 'error', 'latency_ms', 'webhook_deliveries.status'])
+            .where('webhook_deliveries.webhook_id', '=', webhook.id)
+            .executeTakeFirst(),
+        9000,
+        'the timed-out attempt',
+      );
+      assert.equal(attempt.status_code, null);
+      assert.match(attempt.error ?? '', /timeout/);
+      assert.ok(attempt.latency_ms >= 4900 && attempt.latency_ms < 5800, `${attempt.latency_ms} ms`);
+      assert.equal(attempt.status, 'pending', 'scheduled for a retry');
+    });
+
+    test('a webhook is disabled after the configured number of failed events, and gets nothing after', async (t) => {
+      const { server } = await startWebhookServer(t, {
+        dialect,
+        webhooks: { retryDelaysMs: [], disableAfterFailedEvents: 2 },
+      });
+      const receiver = await startReceiver(() => ({ status: 500 }));
+      t.after(() => receiver.close());
+      const account = await server.createAccount();
+      const webhook = await registerWebhook(server, account.writeKey, receiver.url(), ['*']);
+      await receiver.waitForRequests(1); // the ping: failed event 1
+      await liveStream(server, account.userId); // failed event 2: disabled
+      await receiver.waitForRequests(2);
+      await eventually(async () => {
+        const list = await server.request('GET', '/v1/webhooks', { key: account.readKey });
+        return list.body.data[0].status === 'disabled' ? true : undefined;
+      });
+      receiver.script = () => ({ status: 200 });
+      await liveStream(server, account.userId);
+      await sleep(600);
+      assert.equal(receiver.requests.length, 2);
+      // The event after disabling is never fanned out to it: only the ping and the first stream.
+      const rows = await server.services.database.db
+        .selectFrom('webhook_deliveries')
+        .select('status')
+        .where('webhook_id', '=', webhook.id)
+        .execute();
+      assert.deepEqual(
+        rows.map((row) => row.status),
+        ['failed', 'failed'],
+      );
+    });
+
+    test('a success in between resets the count of failed events', async (t) => {
+      const { server } = await startWebhookServer(t, {
+        dialect,
+        webhooks: { retryDelaysMs: [], disableAfterFailedEvents: 2 },
+      });
+      const answers = [500, 200, 500, 200];
+      const receiver = await startReceiver((_r, index) => ({ status: answers[index] ?? 200 }));
+      t.after(() => receiver.close());
+      const account = await server.createAccount();
+      await registerWebhook(server, account.writeKey, receiver.url(), ['*']);
+      await receiver.waitForRequests(1);
+      for (let i = 0; i < 3; i++) {
+        await liveStream(server, account.userId);
+        await receiver.waitForRequests(i + 2);
+        await sleep(100);
+      }
+      await sleep(300);
+      const list = await server.request('GET', '/v1/webhooks', { key: account.readKey });
+      assert.equal(list.body.data[0].status, 'active');
+    });
+
+    test('410 Gone disables the webhook at once', async (t) => {
+      const { server } = await startWebhookServer(t, { dialect, webhooks: { retryDelaysMs: [100, 100] } });
+      const receiver = await startReceiver(() => ({ status: 410 }));
+      t.after(() => receiver.close());
+      const account = await server.createAccount();
+      await registerWebhook(server, account.writeKey, receiver.url());
+      await receiver.waitForRequests(1);
+      await eventually(async () => {
+        const list = await server.request('GET', '/v1/webhooks', { key: account.readKey });
+        return list.body.data[0].status === 'disabled' ? true : undefined;
+      });
+      await sleep(400);
+      assert.equal(receiver.requests.length, 1);
+    });
+
+    test('Retry-After on a 429 is honoured within the schedule', async (t) => {
+      const { server } = await startWebhookServer(t, { dialect, webhooks: { retryDelaysMs: [100, 5000] } });
+      const receiver = await startReceiver((_r, index) =>
+        index === 0 ? { status: 429, headers: { 'retry-after': '1' } } : { status: 200 },
+      );
+      t.after(() => receiver.close());
+      const account = await server.createAccount();
+      await registerWebhook(server, account.writeKey, receiver.url());
+      const [first, second] = await receiver.waitForRequests(2);
+      const gap = second!.receivedAt - first!.receivedAt;
+      assert.ok(gap >= 1000 && gap < 1500, `retried after ${gap} ms`);
+    });
+
+    test('DELETE aborts an attempt in flight and nothing is delivered after it', async (t) => {
+      const { server } = await startWebhookServer(t, { dialect, webhooks: { timeoutMs: 5000 } });
+      const receiver = await startReceiver(() => ({ status: 200, hang: true }));
+      t.after(() => receiver.close());
+      const account = await server.createAccount();
+      const webhook = await registerWebhook(server, account.writeKey, receiver.url());
+      const [ping] = await receiver.waitForRequests(1);
+      const deletedAt = Date.now();
+      const res = await server.request('DELETE', `/v1/webhooks/${webhook.id}`, { key: account.writeKey });
+      assert.equal(res.status, 200);
+      await eventually(async () => (ping!.aborted ? true : undefined), 3000, 'the attempt to be aborted');
+      assert.ok(Date.now() - deletedAt < 1500, 'aborted well before the 5 s limit');
+      receiver.script = () => ({ status: 200 });
+      await liveStream(server, account.userId);
+      await sleep(600);
+      assert.equal(receiver.requests.length, 1);
+      const rows = await server.services.database.db.selectFrom('webhook_deliveries').select('id').execute();
+      assert.equal(rows.length, 0);
+    });
+
+    test('a slow receiver does not hold up deliveries to another', async (t) => {
+      const { server } = await startWebhookServer(t, {
+        dialect,
+        webhooks: { timeoutMs: 3000 },
+        workerOptions: { perWebhookConcurrency: 2 },
+      });
+      const dead = await startReceiver(() => ({ status: 200, hang: true }));
+      const healthy = await startReceiver();
+      t.after(() => Promise.all([dead.close(), healthy.close()]));
+      const slowAccount = await server.createAccount('slow');
+      const fastAccount = await server.createAccount('fast');
+      await registerWebhook(server, slowAccount.writeKey, dead.url());
+      await registerWebhook(server, fastAccount.writeKey, healthy.url());
+      for (let i = 0; i < 10; i++) {
+        await liveStream(server, slowAccount.userId);
+        await liveStream(server, fastAccount.userId);
+      }
+      const started = Date.now();
+      await healthy.waitForRequests(11, 2000);
+      assert.ok(Date.now() - started < 2000);
+      assert.ok(
+        dead.requests.length <= 2,
+        `at most the per-webhook limit in flight, saw ${dead.requests.length}`,
+      );
+    });
+
+    test('stopping the worker finishes attempts in flight and leaves nothing claimed', async (t) => {
+      const { server, worker } = await startWebhookServer(t, { dialect });
+      const receiver = await startReceiver(() => ({ status: 200, delayMs: 300 }));
+      t.after(() => receiver.close());
+      const account = await server.createAccount();
+      await registerWebhook(server, account.writeKey, receiver.url());
+      await receiver.waitForRequests(1);
+      await worker!.stop();
+      const rows = await server.services.database.db
+        .selectFrom('webhook_deliveries')
+        .select(['status', 'lease_token'])
+        .execute();
+      assert.deepEqual(
+        rows.map((row) => ({ ...row })),
+        [{ status: 'succeeded', lease_token: null }],
+      );
+    });
+  });
+}
