@@ -23,6 +23,10 @@ export interface AppOptions {
   rateLimits: RateLimitStore;
   rateLimitPerKey: number;
   rateLimitPerIp: number;
+  /** Extra readiness checks for GET /readyz (Redis, when the rate limits live there). */
+  readinessChecks?: Record<string, () => Promise<void>>;
+  /** Fastify's trustProxy: who may tell us the client's address. */
+  trustProxy?: boolean | string;
   logger?: Logger | undefined;
   /** Extra routes (media, watch pages, webhooks) registered by their features. */
   plugins?: ((app: FastifyInstance) => Promise<void>)[];
@@ -37,6 +41,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     requestIdHeader: false,
     genReqId: () => newId('req'),
     return503OnClosing: true,
+    trustProxy: options.trustProxy ?? false,
     // Malformed URLs (bad percent-encoding) get the envelope like every other error.
     frameworkErrors: (error, request, reply) => {
       void sendError(reply, toAppError(error, request));
@@ -75,7 +80,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   await app.register(swagger, openApiOptions());
-  await app.register(healthRoutes, { database: services.database });
+  await app.register(healthRoutes, { database: services.database, checks: options.readinessChecks ?? {} });
   await app.register(
     async (v1) => {
       await v1.register(openApiRoutes);

@@ -20,6 +20,11 @@ export interface Config {
   secretKey: Buffer | undefined;
   /** Shared rate-limit store for several processes; in-process counters when absent. */
   redisUrl: string | undefined;
+  /**
+   * Which proxies may set X-Forwarded-For (the client IP counts for per-IP limits): false,
+   * true (any), or a comma-separated list of addresses or CIDR ranges.
+   */
+  trustProxy: boolean | string;
   webhooks: WebhookConfig;
   ingest: IngestConfig;
 }
@@ -168,6 +173,8 @@ export function loadConfig(env: Env = process.env): Config {
   if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
     read.fail(`REDIS_URL must be a redis:// or rediss:// URL (got "${redisUrl}")`);
   }
+  const rawTrustProxy = read.string('TRUST_PROXY', 'false');
+  const trustProxy = rawTrustProxy === 'true' ? true : rawTrustProxy === 'false' ? false : rawTrustProxy;
   const webhooks: WebhookConfig = {
     retryDelaysMs: read.durations('WEBHOOK_RETRY_DELAYS', '1m,15m,2h,22h'),
     timeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', 5000, 100, 60_000),
@@ -192,6 +199,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerIp,
     secretKey,
     redisUrl,
+    trustProxy,
     webhooks,
     ingest,
   };

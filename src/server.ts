@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { createLogger } from './logger.ts';
-import { MemoryRateLimitStore } from './http/rate-limit-store.ts';
+import { createRateLimitStore } from './http/rate-limit-factory.ts';
 import { openRuntime, type Runtime } from './runtime.ts';
 import type { DeliveryWorker } from './webhooks/delivery-worker.ts';
 import { startDeliveryWorker } from './webhooks/worker-runner.ts';
@@ -17,12 +17,14 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
   const logger = createLogger(config.logLevel);
   const runtime = await openRuntime(config);
   const demo = await createDemoAccountIfEmpty(runtime);
-  const rateLimits = new MemoryRateLimitStore();
+  const rateLimits = createRateLimitStore(config, logger);
   const app = await buildApp({
     services: runtime.services,
-    rateLimits,
+    rateLimits: rateLimits.store,
+    readinessChecks: rateLimits.readinessChecks,
     rateLimitPerKey: config.rateLimitPerKey,
     rateLimitPerIp: config.rateLimitPerIp,
+    trustProxy: config.trustProxy,
     logger,
   });
   await app.listen({ port: config.port, host: config.host });
@@ -34,7 +36,7 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
   if (demo) printDemoAccount(demo, baseUrl);
 
   const worker = options.worker ? await startDeliveryWorker(runtime, logger) : undefined;
-  installShutdown(app, runtime, logger, worker);
+  installShutdown(app, runtime, logger, worker, () => rateLimits.store.close());
 }
 
 interface DemoAccount {
@@ -76,6 +78,7 @@ function installShutdown(
   runtime: Runtime,
   logger: FastifyInstance['log'],
   worker: DeliveryWorker | undefined,
+  closeRateLimits: () => Promise<void>,
 ): void {
   let closing = false;
   const shutdown = (signal: NodeJS.Signals) => {
@@ -89,7 +92,7 @@ function installShutdown(
     force.unref();
     // The worker finishes its attempts in flight and records them, leaving nothing claimed.
     Promise.all([app.close(), worker?.stop()])
-      .then(() => runtime.close())
+      .then(() => Promise.all([runtime.close(), closeRateLimits()]))
       .then(() => {
         logger.info('stopped');
         process.exitCode = 0;
