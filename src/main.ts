@@ -6,7 +6,6 @@ import * as webhookOps from './cli/webhook-commands.ts';
 import type { Command } from './cli/operator-commands.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openRuntime } from './runtime.ts';
-import { serve } from './server.ts';
 import { AppError } from './shared/errors.ts';
 
 const COMMANDS: Record<string, Command> = {
@@ -51,6 +50,8 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${SERVE_USAGE}\n`);
       return 0;
     }
+    // Loaded only here: the HTTP stack is not needed by the other commands.
+    const { serve } = await import('./server.ts');
     await serve(config, { worker: values['no-worker'] !== true });
     return -1; // keeps running until a signal
   }
