@@ -33,6 +33,10 @@ export class ServiceProcess {
     });
   }
 
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   get running(): boolean {
     return this.child.exitCode === null && this.child.signalCode === null;
   }
