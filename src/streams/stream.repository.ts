@@ -1,4 +1,5 @@
-import type { Updateable } from 'kysely';
+import { isDeepStrictEqual } from 'node:util';
+import type { Compilable, CompiledQuery, Updateable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { KeysetPosition } from '../http/pagination.ts';
 import type { NewStreamRow, StreamRow, StreamStatus, StreamTable } from './stream.table.ts';
@@ -24,12 +25,44 @@ const STREAM_COLUMNS = [
   'record',
 ] as const;
 
+// Building and compiling a query with Kysely costs more than SQLite takes to run a lookup by
+// key, so the hot reads are compiled once per database handle and query shape, then run again
+// with new parameters. Each caller lists its parameters in the order its query binds them;
+// the first compilation checks that order, so a mistake fails loudly instead of misreading.
+const compiledQueries = new WeakMap<Db, Map<string, CompiledQuery>>();
+
+async function runCompiledOnce(
+  db: Db,
+  shape: string,
+  parameters: readonly unknown[],
+  build: () => Compilable<StreamRow>,
+): Promise<StreamRow[]> {
+  let byShape = compiledQueries.get(db);
+  if (!byShape) {
+    byShape = new Map();
+    compiledQueries.set(db, byShape);
+  }
+  let compiled = byShape.get(shape);
+  if (!compiled) {
+    compiled = build().compile();
+    if (!isDeepStrictEqual(compiled.parameters, parameters)) {
+      throw new Error(`streams query "${shape}": parameters listed out of order`);
+    }
+    byShape.set(shape, compiled);
+  }
+  const result = await db.executeQuery<StreamRow>({ ...compiled, parameters });
+  return result.rows;
+}
+
 export async function insertStream(db: Db, row: NewStreamRow): Promise<void> {
   await db.insertInto('streams').values(row).execute();
 }
 
 export async function findStream(db: Db, id: string): Promise<StreamRow | undefined> {
-  return db.selectFrom('streams').select(STREAM_COLUMNS).where('id', '=', id).executeTakeFirst();
+  const rows = await runCompiledOnce(db, 'find', [id], () =>
+    db.selectFrom('streams').select(STREAM_COLUMNS).where('id', '=', id),
+  );
+  return rows[0];
 }
 
 export interface StreamListFilter {
@@ -45,6 +78,22 @@ export interface StreamListFilter {
 
 /** Newest first by (created_at, id); a keyset page never skips or repeats rows. */
 export async function listStreams(db: Db, filter: StreamListFilter): Promise<StreamRow[]> {
+  const { status, creatorId, category, after } = filter;
+  const shape = `list:${status === undefined ? '' : 's'}${creatorId === undefined ? '' : 'c'}${category === undefined ? '' : 'k'}${after === undefined ? '' : 'a'}`;
+  // In the order the query below binds them.
+  const parameters = [
+    'public',
+    filter.viewerId,
+    ...(status === undefined ? [] : [status]),
+    ...(creatorId === undefined ? [] : [creatorId]),
+    ...(category === undefined ? [] : [category]),
+    ...(after === undefined ? [] : [after.sortKey, after.id]),
+    filter.take,
+  ];
+  return runCompiledOnce(db, shape, parameters, () => buildListQuery(db, filter));
+}
+
+function buildListQuery(db: Db, filter: StreamListFilter) {
   let query = db
     .selectFrom('streams')
     .select(STREAM_COLUMNS)
@@ -56,7 +105,7 @@ export async function listStreams(db: Db, filter: StreamListFilter): Promise<Str
   if (after !== undefined) {
     query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.sortKey, after.id)));
   }
-  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.take).execute();
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.take);
 }
 
 /**

@@ -1,3 +1,5 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { Compilable, CompiledQuery } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { KeysetPosition } from '../http/pagination.ts';
 import type { NewVideoRow, VideoRow } from './video.table.ts';
@@ -19,12 +21,44 @@ const VIDEO_COLUMNS = [
   'updated_at',
 ] as const;
 
+// Building and compiling a query with Kysely costs more than SQLite takes to run a lookup by
+// key, so the hot reads are compiled once per database handle and query shape, then run again
+// with new parameters. Each caller lists its parameters in the order its query binds them;
+// the first compilation checks that order, so a mistake fails loudly instead of misreading.
+const compiledQueries = new WeakMap<Db, Map<string, CompiledQuery>>();
+
+async function runCompiledOnce(
+  db: Db,
+  shape: string,
+  parameters: readonly unknown[],
+  build: () => Compilable<VideoRow>,
+): Promise<VideoRow[]> {
+  let byShape = compiledQueries.get(db);
+  if (!byShape) {
+    byShape = new Map();
+    compiledQueries.set(db, byShape);
+  }
+  let compiled = byShape.get(shape);
+  if (!compiled) {
+    compiled = build().compile();
+    if (!isDeepStrictEqual(compiled.parameters, parameters)) {
+      throw new Error(`videos query "${shape}": parameters listed out of order`);
+    }
+    byShape.set(shape, compiled);
+  }
+  const result = await db.executeQuery<VideoRow>({ ...compiled, parameters });
+  return result.rows;
+}
+
 export async function insertVideo(db: Db, row: NewVideoRow): Promise<void> {
   await db.insertInto('videos').values(row).execute();
 }
 
 export async function findVideo(db: Db, id: string): Promise<VideoRow | undefined> {
-  return db.selectFrom('videos').select(VIDEO_COLUMNS).where('id', '=', id).executeTakeFirst();
+  const rows = await runCompiledOnce(db, 'find', [id], () =>
+    db.selectFrom('videos').select(VIDEO_COLUMNS).where('id', '=', id),
+  );
+  return rows[0];
 }
 
 export interface VideoListFilter {
@@ -37,6 +71,21 @@ export interface VideoListFilter {
 
 /** Published videos, newest first by (published_at, id); private ones for their creator only. */
 export async function listPublishedVideos(db: Db, filter: VideoListFilter): Promise<VideoRow[]> {
+  const { creatorId, category, after } = filter;
+  const shape = `list:${creatorId === undefined ? '' : 'c'}${category === undefined ? '' : 'k'}${after === undefined ? '' : 'a'}`;
+  // In the order the query below binds them.
+  const parameters = [
+    'public',
+    filter.viewerId,
+    ...(creatorId === undefined ? [] : [creatorId]),
+    ...(category === undefined ? [] : [category]),
+    ...(after === undefined ? [] : [after.sortKey, after.id]),
+    filter.take,
+  ];
+  return runCompiledOnce(db, shape, parameters, () => buildListQuery(db, filter));
+}
+
+function buildListQuery(db: Db, filter: VideoListFilter) {
   let query = db
     .selectFrom('videos')
     .select(VIDEO_COLUMNS)
@@ -50,5 +99,5 @@ export async function listPublishedVideos(db: Db, filter: VideoListFilter): Prom
       eb(eb.refTuple('published_at', 'id'), '<', eb.tuple(after.sortKey, after.id)),
     );
   }
-  return query.orderBy('published_at', 'desc').orderBy('id', 'desc').limit(filter.take).execute();
+  return query.orderBy('published_at', 'desc').orderBy('id', 'desc').limit(filter.take);
 }
