@@ -2,8 +2,6 @@
 // deployment runs them: the API processes share one rate-limit budget per key.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { openDatabase, type Db } from '../../src/db/database.ts';
@@ -22,14 +20,6 @@ const SKIP =
     : 'needs TEST_POSTGRES_URL and TEST_REDIS_URL (a PostgreSQL server and a redis-server)';
 
 const BUDGET = 1000;
-
-// Until src/server.ts builds its store with createRateLimitStore, each API process counts on
-// its own. Delete this guard (and the `todo` below) once that wiring has landed.
-const SHARED_LIMITS_PENDING = fs
-  .readFileSync(path.resolve(import.meta.dirname, '../../src/server.ts'), 'utf8')
-  .includes('createRateLimitStore')
-  ? false
-  : 'waiting for src/server.ts to use createRateLimitStore (REDIS_URL)';
 
 interface Reply {
   status: number;
@@ -156,81 +146,73 @@ async function awaitRoomInWindow(neededMs: number): Promise<void> {
 }
 
 describe('many processes on PostgreSQL and Redis', { skip: SKIP, timeout: 120_000 }, () => {
-  test(
-    'two API processes share one key budget of 1,000 a minute; the 1,001st on either is 429',
-    { todo: SHARED_LIMITS_PENDING },
-    async (t) => {
-      const database = await createTestDatabase('postgres');
-      t.after(() => database.drop());
-      const env: NodeJS.ProcessEnv = {
-        PATH: process.env.PATH,
-        DATABASE_URL: database.url,
-        DATA_DIR: database.dataDir,
-        SECRET_KEY: randomBytes(32).toString('hex'),
-        REDIS_URL,
-        RATE_LIMIT_PER_KEY: String(BUDGET),
-        LOG_LEVEL: 'warn',
-      };
-      // Migrations are their own step, before any server starts.
-      await tributaryCli(env, ['migrate']);
-      const userId = await tributaryCli(env, ['users', 'create', '--name', 'Scale test']);
-      const key = await tributaryCli(env, ['keys', 'create', '--user', userId, '--scope', 'read']);
+  test('two API processes share one key budget of 1,000 a minute; the 1,001st on either is 429', async (t) => {
+    const database = await createTestDatabase('postgres');
+    t.after(() => database.drop());
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      DATABASE_URL: database.url,
+      DATA_DIR: database.dataDir,
+      SECRET_KEY: randomBytes(32).toString('hex'),
+      REDIS_URL,
+      RATE_LIMIT_PER_KEY: String(BUDGET),
+      LOG_LEVEL: 'warn',
+    };
+    // Migrations are their own step, before any server starts.
+    await tributaryCli(env, ['migrate']);
+    const userId = await tributaryCli(env, ['users', 'create', '--name', 'Scale test']);
+    const key = await tributaryCli(env, ['keys', 'create', '--user', userId, '--scope', 'read']);
 
-      const apis: ServiceProcess[] = [];
-      const origins: string[] = [];
-      for (const name of ['api-1', 'api-2']) {
-        const port = await freePort();
-        const api = startService(t, {
-          name,
-          args: ['serve', '--no-worker'],
-          env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
-          logDir: database.dataDir,
-        });
-        await waitUntilReady(api, `http://127.0.0.1:${port}/readyz`);
-        apis.push(api);
-        origins.push(`http://127.0.0.1:${port}`);
-      }
-      for (const origin of origins) {
-        const ready = (await (await fetch(`${origin}/readyz`)).json()) as { checks: Record<string, string> };
-        assert.deepEqual(
-          ready.checks,
-          { database: 'ok', redis: 'ok' },
-          `${origin} checks Redis for readiness`,
-        );
-      }
+    const apis: ServiceProcess[] = [];
+    const origins: string[] = [];
+    for (const name of ['api-1', 'api-2']) {
+      const port = await freePort();
+      const api = startService(t, {
+        name,
+        args: ['serve', '--no-worker'],
+        env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+        logDir: database.dataDir,
+      });
+      await waitUntilReady(api, `http://127.0.0.1:${port}/readyz`);
+      apis.push(api);
+      origins.push(`http://127.0.0.1:${port}`);
+    }
+    for (const origin of origins) {
+      const ready = (await (await fetch(`${origin}/readyz`)).json()) as { checks: Record<string, string> };
+      assert.deepEqual(ready.checks, { database: 'ok', redis: 'ok' }, `${origin} checks Redis for readiness`);
+    }
 
-      await awaitRoomInWindow(20_000);
-      const replies = await spread(origins, key, BUDGET, 20);
-      const refusedEarly = replies.filter((reply) => reply.status !== 200);
-      assert.equal(
-        refusedEarly.length,
-        0,
-        `all ${BUDGET} within budget succeed: ${JSON.stringify(refusedEarly[0])}`,
+    await awaitRoomInWindow(20_000);
+    const replies = await spread(origins, key, BUDGET, 20);
+    const refusedEarly = replies.filter((reply) => reply.status !== 200);
+    assert.equal(
+      refusedEarly.length,
+      0,
+      `all ${BUDGET} within budget succeed: ${JSON.stringify(refusedEarly[0])}`,
+    );
+    // Every count from 1 to 1,000 was handed out exactly once, whichever process answered.
+    assert.deepEqual(
+      replies.map((reply) => Number(reply.remaining)).sort((a, b) => a - b),
+      Array.from({ length: BUDGET }, (_, i) => i),
+    );
+    assert.equal(new Set(replies.map((reply) => reply.reset)).size, 1, 'one window for the key');
+
+    for (const origin of origins) {
+      const refused = await call(origin, key);
+      assert.equal(refused.status, 429, `the 1,001st request on ${origin}`);
+      assert.equal(refused.code, 'rate_limit_exceeded');
+      assert.equal(refused.limit, String(BUDGET));
+      assert.equal(refused.remaining, '0');
+      assert.equal(refused.reset, replies[0]?.reset);
+      assert.ok(
+        Number(refused.retryAfter) >= 1 && Number(refused.retryAfter) <= 60,
+        `Retry-After ${refused.retryAfter}`,
       );
-      // Every count from 1 to 1,000 was handed out exactly once, whichever process answered.
-      assert.deepEqual(
-        replies.map((reply) => Number(reply.remaining)).sort((a, b) => a - b),
-        Array.from({ length: BUDGET }, (_, i) => i),
-      );
-      assert.equal(new Set(replies.map((reply) => reply.reset)).size, 1, 'one window for the key');
+    }
 
-      for (const origin of origins) {
-        const refused = await call(origin, key);
-        assert.equal(refused.status, 429, `the 1,001st request on ${origin}`);
-        assert.equal(refused.code, 'rate_limit_exceeded');
-        assert.equal(refused.limit, String(BUDGET));
-        assert.equal(refused.remaining, '0');
-        assert.equal(refused.reset, replies[0]?.reset);
-        assert.ok(
-          Number(refused.retryAfter) >= 1 && Number(refused.retryAfter) <= 60,
-          `Retry-After ${refused.retryAfter}`,
-        );
-      }
-
-      // Graceful stop: both exit cleanly on SIGTERM.
-      assert.deepEqual(await Promise.all(apis.map((api) => api.stop('SIGTERM'))), [0, 0]);
-    },
-  );
+    // Graceful stop: both exit cleanly on SIGTERM.
+    assert.deepEqual(await Promise.all(apis.map((api) => api.stop('SIGTERM'))), [0, 0]);
+  });
   test('two workers deliver 2,000 events to 5 receivers once each; SIGKILL mid-burst loses nothing; SIGTERM leaves nothing claimed', async (t) => {
     const database: TestDatabase = await createTestDatabase('postgres');
     const handle = openDatabase(database.url, { poolSize: 2 });
