@@ -33,4 +33,18 @@ export class PublicUrls {
   videoPlayback(id: string): string {
     return `${this.base}/media/videos/${id}/index.m3u8`;
   }
+
+  /**
+   * The path part of PUBLIC_URL ('' at the root). Watch pages link to their assets and media
+   * by path, so a page works under whichever host name reached it.
+   */
+  get basePath(): string {
+    return new URL(this.base).pathname.replace(/\/+$/, '');
+  }
+
+  /** `url` (one of the above) as a same-origin path. */
+  pathOf(url: string): string {
+    const parsed = new URL(url);
+    return `${parsed.pathname}${parsed.search}`;
+  }
 }

@@ -149,3 +149,12 @@ export async function replaceStreamKey(db: Db, id: string, streamKey: string, at
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
+
+/** Records that a new thumbnail was taken; the time versions its URL. */
+export async function setStreamThumbnailAt(db: Db, id: string, takenAt: number): Promise<void> {
+  await db
+    .updateTable('streams')
+    .set({ thumbnail_at: takenAt, updated_at: takenAt })
+    .where('id', '=', id)
+    .execute();
+}

@@ -183,6 +183,18 @@ export class StreamService {
       return updated;
     });
   }
+
+  // Ingest and media (issue 4).
+
+  /** The stream a publisher's key belongs to, if any. Only the ingest calls this. */
+  async findByStreamKey(streamKey: string): Promise<StreamRow | undefined> {
+    return repo.findStreamByKey(this.db, streamKey);
+  }
+
+  /** Records a freshly taken thumbnail; `thumbnail_url` then carries the new version. */
+  async recordThumbnail(id: string, takenAt: number): Promise<void> {
+    await repo.setStreamThumbnailAt(this.db, id, takenAt);
+  }
 }
 
 /** 32 base62 characters (about 190 bits): the secret streaming software publishes with. */

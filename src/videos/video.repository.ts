@@ -101,3 +101,24 @@ function buildListQuery(db: Db, filter: VideoListFilter) {
   }
   return query.orderBy('published_at', 'desc').orderBy('id', 'desc').limit(filter.take);
 }
+
+/** Makes a video that is still being processed public; undefined when it already was or is gone. */
+export async function markVideoPublished(
+  db: Db,
+  id: string,
+  durationSeconds: number,
+  at: number,
+): Promise<VideoRow | undefined> {
+  return db
+    .updateTable('videos')
+    .set({ published_at: at, duration_seconds: durationSeconds, updated_at: at })
+    .where('id', '=', id)
+    .where('published_at', 'is', null)
+    .returning(VIDEO_COLUMNS)
+    .executeTakeFirst();
+}
+
+/** Removes a video that never became public (its processing failed). */
+export async function deleteUnpublishedVideo(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('videos').where('id', '=', id).where('published_at', 'is', null).execute();
+}

@@ -122,6 +122,77 @@ export class VideoService {
       take: input.limit + 1,
     });
   }
+
+  // Ingest and media (issue 4): a video whose media is still being packaged exists first as a
+  // draft (published_at null: invisible to everyone but its creator, no event), and becomes
+  // public with video.published only once its playlist and thumbnail are in place, so the
+  // event's playback_url works the moment a webhook receiver reads it.
+
+  /** Creates the draft with the same rules as publish; its duration is set on publishing. */
+  async createDraft(input: Omit<PublishVideoInput, 'durationSeconds' | 'chapters'>): Promise<VideoRow> {
+    const title = input.title.trim();
+    if (title.length === 0 || codePoints(title) > 120) {
+      throw invalidParameter('title', 'The title must be 1 to 120 characters.');
+    }
+    const category = input.category ?? DEFAULT_STREAM_CATEGORY;
+    if (!(CATEGORIES as readonly string[]).includes(category)) {
+      throw invalidParameter('category', `The category must be one of: ${CATEGORIES.join(', ')}.`);
+    }
+    return this.db.transaction().execute(async (trx) => {
+      if (!(await findUser(trx, input.creatorId))) throw notFound('user', input.creatorId);
+      const sourceStreamId = input.sourceStreamId ?? null;
+      if (sourceStreamId !== null) {
+        const stream = await findStream(trx, sourceStreamId);
+        if (!stream) throw notFound('stream', sourceStreamId);
+        if (stream.creator_id !== input.creatorId) {
+          throw invalidParameter('source_stream_id', 'The source stream belongs to another creator.');
+        }
+      }
+      const now = this.clock.now();
+      const row: VideoRow = {
+        id: newId('vid'),
+        creator_id: input.creatorId,
+        title,
+        description: input.description ?? null,
+        category,
+        duration_seconds: 0,
+        view_count: 0,
+        privacy: input.privacy ?? 'public',
+        source_stream_id: sourceStreamId,
+        published_at: null,
+        chapters: '[]',
+        tags: JSON.stringify([...new Set(input.tags ?? [])]),
+        created_at: now,
+        updated_at: now,
+      };
+      await repo.insertVideo(trx, row);
+      return row;
+    });
+  }
+
+  /** Makes a draft public with its measured duration and emits video.published with it. */
+  async publishDraft(id: string, durationSeconds: number): Promise<VideoRow> {
+    if (!Number.isInteger(durationSeconds) || durationSeconds < 0) {
+      throw invalidParameter('duration_seconds', 'The duration must be a whole number of seconds.');
+    }
+    return this.db.transaction().execute(async (trx) => {
+      const now = this.clock.now();
+      const row = await repo.markVideoPublished(trx, id, durationSeconds, now);
+      if (!row) throw notFound('video', id);
+      await recordEvent(trx, {
+        type: 'video.published',
+        accountId: row.creator_id,
+        at: now,
+        data: toVideoDetail(row, this.urls),
+      });
+      return row;
+    });
+  }
+
+  /** Drops a draft whose media could not be made. Published videos are never touched. */
+  async discardDraft(id: string): Promise<void> {
+    await repo.deleteUnpublishedVideo(this.db, id);
+  }
 }
 
 /** Length in Unicode code points, as the API's limits count characters. */

@@ -1,0 +1,119 @@
+// The watch page's player: plays the stream or video with hls.js (served by the project,
+// see src/media/watch.routes.ts), shows status and viewers, and starts a stream's player as
+// soon as it goes live. Plain browser JavaScript, type-checked through public/tsconfig.json.
+// @ts-check
+/* global document, window, crypto, location, fetch, setInterval */
+
+/** @typedef {{ kind: 'stream' | 'video', id: string, title: string, status: string, viewer_count: number | null, peak_viewer_count: number | null, duration_seconds: number | null, playback_url: string | null, thumbnail_url: string | null, info_url: string }} WatchInfo */
+
+const POLL_MS = 5000;
+
+const video = /** @type {HTMLVideoElement} */ (document.getElementById('player'));
+const statusEl = /** @type {HTMLElement} */ (document.getElementById('status'));
+const viewersEl = /** @type {HTMLElement} */ (document.getElementById('viewers'));
+const noticeEl = /** @type {HTMLElement} */ (document.getElementById('notice'));
+const dataEl = /** @type {HTMLElement} */ (document.getElementById('watch-data'));
+
+/** @type {unknown} */
+const initial = JSON.parse(dataEl.textContent);
+let info = /** @type {WatchInfo} */ (initial);
+let started = false;
+
+/** Identifies this player among a stream's viewers (counted by the server for a few seconds). */
+const viewerId = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) =>
+  b.toString(16).padStart(2, '0'),
+).join('');
+
+const STATUS_LABELS = /** @type {Record<string, string>} */ ({
+  scheduled: 'Starting soon',
+  live: 'Live',
+  ended: 'Ended',
+  published: 'Video',
+});
+
+/** @param {string} text */
+function notice(text) {
+  noticeEl.textContent = text;
+  noticeEl.hidden = text === '';
+}
+
+/** @param {number} seconds */
+function clock(seconds) {
+  const m = Math.floor(seconds / 60);
+  const s = String(Math.floor(seconds % 60)).padStart(2, '0');
+  return `${m}:${s}`;
+}
+
+function render() {
+  statusEl.textContent = STATUS_LABELS[info.status] ?? info.status;
+  statusEl.className = `status status-${info.status}`;
+  if (info.status === 'live') {
+    const n = info.viewer_count ?? 0;
+    viewersEl.textContent = `${n} watching`;
+  } else if (info.status === 'ended' && info.peak_viewer_count !== null) {
+    viewersEl.textContent = `peak ${info.peak_viewer_count} watching`;
+  } else if (info.kind === 'video' && info.duration_seconds !== null) {
+    viewersEl.textContent = clock(info.duration_seconds);
+  } else {
+    viewersEl.textContent = '';
+  }
+  viewersEl.dataset.count = String(info.viewer_count ?? '');
+  if (!started && info.kind === 'stream' && info.status === 'scheduled') {
+    notice('This stream has not started yet. It will play here as soon as it does.');
+  }
+}
+
+/** @param {string} url */
+function startPlayer(url) {
+  if (started) return;
+  started = true;
+  notice('');
+  const source = new URL(url, location.href);
+  if (info.kind === 'stream') source.searchParams.set('viewer', viewerId);
+  if (window.Hls.isSupported()) {
+    const hls = new window.Hls({ liveSyncDurationCount: 2 });
+    hls.on(window.Hls.Events.ERROR, (_event, data) => {
+      if (!data.fatal) return;
+      if (data.type === window.Hls.ErrorTypes.MEDIA_ERROR) hls.recoverMediaError();
+      else notice('Playback stopped; reload the page to try again.');
+    });
+    hls.loadSource(source.toString());
+    hls.attachMedia(video);
+  } else if (video.canPlayType('application/vnd.apple.mpegurl') !== '') {
+    video.src = source.toString();
+  } else {
+    notice('This browser cannot play HLS video.');
+    return;
+  }
+  video.play().catch(() => {
+    notice('Press play to start.');
+  });
+}
+
+function maybeStart() {
+  if (info.playback_url === null) return;
+  if (info.kind === 'video' || info.status === 'live' || info.status === 'ended') {
+    startPlayer(info.playback_url);
+  }
+}
+
+async function poll() {
+  try {
+    const response = await fetch(info.info_url, { cache: 'no-store' });
+    if (response.ok) {
+      /** @type {unknown} */
+      const fresh = await response.json();
+      info = { .../** @type {WatchInfo} */ (fresh), info_url: info.info_url };
+      render();
+      maybeStart();
+    }
+  } catch {
+    // Offline for a moment: the next poll tries again.
+  }
+}
+
+render();
+maybeStart();
+setInterval(() => {
+  void poll();
+}, POLL_MS);

@@ -1,0 +1,101 @@
+// Live ingest as one unit the server starts beside the HTTP API: the RTMP listener, the
+// packagers it spawns, reconnect windows, recordings, thumbnails and viewer counts. Without a
+// working ffmpeg it stays off and says why; the API runs either way.
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import { detectFfmpeg } from '../media/ffmpeg.ts';
+import { MediaPaths } from '../media/media-paths.ts';
+import type { ViewerTracker } from '../media/viewer-tracker.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { StreamService } from '../streams/stream.service.ts';
+import type { VideoService } from '../videos/video.service.ts';
+import { IngestCoordinator } from './ingest-coordinator.ts';
+import { RtmpIngestServer } from './rtmp-server.ts';
+
+/** Live thumbnails are refreshed about this often. */
+export const THUMBNAIL_INTERVAL_MS = 20_000;
+/** Viewer counts reach the database this often. */
+const TICK_MS = 2000;
+
+export interface IngestOptions {
+  config: Pick<Config, 'ingest' | 'dataDir'>;
+  services: { streams: StreamService; videos: VideoService; clock: Clock };
+  logger: Logger;
+  viewers: ViewerTracker;
+  /** Interface the RTMP listener binds; all interfaces unless given. */
+  host?: string;
+  thumbnailIntervalMs?: number;
+}
+
+export type IngestHandle =
+  | {
+      enabled: true;
+      /** The port the RTMP listener got (RTMP_PORT, or the one picked for port 0). */
+      rtmpPort: number;
+      /** Resolves once every stream end in progress (recordings included) is done. */
+      settle(): Promise<void>;
+      close(): Promise<void>;
+    }
+  | { enabled: false; reason: string; close(): Promise<void> };
+
+export async function startIngest(options: IngestOptions): Promise<IngestHandle> {
+  const { config, services, logger } = options;
+  const ffmpeg = await detectFfmpeg(config.ingest.ffmpegPath);
+  if (!ffmpeg.available) {
+    logger.warn({ reason: ffmpeg.reason }, 'live ingest and media processing are off');
+    return { enabled: false, reason: ffmpeg.reason, close: async () => undefined };
+  }
+
+  const coordinator = new IngestCoordinator({
+    streams: services.streams,
+    videos: services.videos,
+    clock: services.clock,
+    paths: new MediaPaths(config.dataDir),
+    viewers: options.viewers,
+    logger: logger.child({ component: 'ingest' }),
+    ffmpegPath: config.ingest.ffmpegPath,
+    reconnectWindowMs: config.ingest.reconnectWindowSeconds * 1000,
+    thumbnailIntervalMs: options.thumbnailIntervalMs ?? THUMBNAIL_INTERVAL_MS,
+  });
+  const rtmp = new RtmpIngestServer(coordinator.handlePublish);
+  let rtmpPort: number;
+  try {
+    rtmpPort = await rtmp.listen(config.ingest.rtmpPort, options.host);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new Error(
+      code === 'EADDRINUSE'
+        ? `RTMP_PORT ${config.ingest.rtmpPort} is already in use; stop the other program or set RTMP_PORT.`
+        : `The RTMP ingest could not listen on port ${config.ingest.rtmpPort}: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
+  await coordinator.adoptInterruptedStreams();
+
+  let ticking = false;
+  const ticker = setInterval(() => {
+    if (ticking) return;
+    ticking = true;
+    coordinator
+      .tick()
+      .catch((error: unknown) => {
+        logger.error({ err: error }, 'ingest upkeep failed');
+      })
+      .finally(() => {
+        ticking = false;
+      });
+  }, TICK_MS);
+  logger.info({ rtmpPort, ffmpeg: ffmpeg.version }, 'live ingest listening');
+
+  return {
+    enabled: true,
+    rtmpPort,
+    settle: () => coordinator.settle(),
+    close: async () => {
+      clearInterval(ticker);
+      coordinator.beginShutdown();
+      await rtmp.close();
+      await coordinator.close();
+    },
+  };
+}

@@ -1,0 +1,46 @@
+// When a recorded stream ends, its segments become an on-demand video without re-encoding:
+// the segments are hard-linked (copied where the disk cannot link) into the video's folder
+// under a finished VOD playlist, then published like any other video.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { HlsSegment } from '../media/hls-playlist.ts';
+import { renderPlaylist, writeFileAtomic } from '../media/hls-playlist.ts';
+import { PLAYLIST_FILE } from '../media/media-paths.ts';
+import { publishVideoMedia, type VideoMediaDeps } from '../media/video-publishing.ts';
+import type { StreamRow } from '../streams/stream.table.ts';
+import type { VideoRow } from '../videos/video.table.ts';
+
+export async function recordStreamAsVideo(
+  deps: VideoMediaDeps,
+  stream: StreamRow,
+  publishes: HlsSegment[][],
+): Promise<VideoRow> {
+  const draft = await deps.videos.createDraft({
+    creatorId: stream.creator_id,
+    title: stream.title,
+    description: stream.description,
+    category: stream.category,
+    privacy: stream.privacy,
+    sourceStreamId: stream.id,
+  });
+  const streamDir = deps.paths.streamDir(stream.id);
+  return publishVideoMedia(deps, draft, async (stagingDir) => {
+    for (const segment of publishes.flat()) {
+      const target = path.join(stagingDir, segment.uri);
+      await fs.mkdir(path.dirname(target), { recursive: true });
+      await linkOrCopy(path.join(streamDir, segment.uri), target);
+    }
+    await writeFileAtomic(
+      path.join(stagingDir, PLAYLIST_FILE),
+      renderPlaylist({ publishes, type: 'VOD', ended: true }),
+    );
+  });
+}
+
+async function linkOrCopy(source: string, target: string): Promise<void> {
+  try {
+    await fs.link(source, target);
+  } catch {
+    await fs.copyFile(source, target);
+  }
+}

@@ -1,0 +1,101 @@
+// HLS media playlists: reading what ffmpeg wrote for one publish, and writing the playlist
+// players fetch, which strings the publishes of a stream together (a reconnect is a
+// discontinuity, not a new stream). Pure functions; the callers do the file work.
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+
+export interface HlsSegment {
+  /** Seconds, as the packager measured them from the media's timestamps. */
+  duration: number;
+  /** Relative to the playlist that lists it. */
+  uri: string;
+}
+
+export interface ParsedPlaylist {
+  segments: HlsSegment[];
+  ended: boolean;
+}
+
+export function parseMediaPlaylist(text: string): ParsedPlaylist {
+  const segments: HlsSegment[] = [];
+  let pending: number | undefined;
+  let ended = false;
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line.startsWith('#EXTINF:')) {
+      pending = Number.parseFloat(line.slice('#EXTINF:'.length));
+    } else if (line === '#EXT-X-ENDLIST') {
+      ended = true;
+    } else if (line !== '' && !line.startsWith('#') && pending !== undefined) {
+      segments.push({ duration: Number.isFinite(pending) ? pending : 0, uri: line });
+      pending = undefined;
+    }
+  }
+  return { segments, ended };
+}
+
+export interface PlaylistContent {
+  /** One list per publish, in order; a discontinuity separates them. */
+  publishes: HlsSegment[][];
+  /** EVENT while live (segments are only ever added), VOD for a finished video. */
+  type: 'EVENT' | 'VOD';
+  ended: boolean;
+}
+
+export function renderPlaylist(content: PlaylistContent): string {
+  const all = content.publishes.flat();
+  const target = Math.max(1, ...all.map((segment) => Math.ceil(segment.duration)));
+  const lines = [
+    '#EXTM3U',
+    '#EXT-X-VERSION:6',
+    `#EXT-X-TARGETDURATION:${target}`,
+    '#EXT-X-MEDIA-SEQUENCE:0',
+    `#EXT-X-PLAYLIST-TYPE:${content.type}`,
+    '#EXT-X-INDEPENDENT-SEGMENTS',
+  ];
+  let first = true;
+  for (const publish of content.publishes) {
+    if (publish.length === 0) continue;
+    if (!first) lines.push('#EXT-X-DISCONTINUITY');
+    first = false;
+    for (const segment of publish) lines.push(`#EXTINF:${segment.duration.toFixed(6)},`, segment.uri);
+  }
+  if (content.ended) lines.push('#EXT-X-ENDLIST');
+  return `${lines.join('\n')}\n`;
+}
+
+export function totalDuration(segments: readonly HlsSegment[]): number {
+  return segments.reduce((sum, segment) => sum + segment.duration, 0);
+}
+
+/** The segment playing at `seconds` into the list, and the offset into it. */
+export function segmentAt(
+  segments: readonly HlsSegment[],
+  seconds: number,
+): { segment: HlsSegment; offset: number } | undefined {
+  let start = 0;
+  for (const segment of segments) {
+    if (seconds < start + segment.duration) return { segment, offset: Math.max(0, seconds - start) };
+    start += segment.duration;
+  }
+  const last = segments.at(-1);
+  return last ? { segment: last, offset: 0 } : undefined;
+}
+
+/** Reads a playlist file; a missing one is an empty, unfinished playlist. */
+export async function readPlaylist(file: string): Promise<ParsedPlaylist> {
+  try {
+    return parseMediaPlaylist(await fs.readFile(file, 'utf8'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { segments: [], ended: false };
+    throw error;
+  }
+}
+
+/** Replaces a file in one step, so a player never reads half a playlist. */
+export async function writeFileAtomic(file: string, text: string): Promise<void> {
+  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${randomUUID()}.tmp`);
+  await fs.writeFile(temporary, text);
+  await fs.rename(temporary, file);
+}

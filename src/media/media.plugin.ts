@@ -1,0 +1,28 @@
+// Everything media adds to the HTTP application, as one plugin for buildApp's `plugins`:
+// HLS media and thumbnails under /media, watch pages under /watch, their assets under /assets.
+// It serves whatever media exists; without ffmpeg there is simply none yet.
+import type { FastifyInstance } from 'fastify';
+import type { DatabaseHandle } from '../db/database.ts';
+import type { PublicUrls } from '../shared/public-urls.ts';
+import { MediaPaths } from './media-paths.ts';
+import { mediaRoutes } from './media.routes.ts';
+import type { ViewerTracker } from './viewer-tracker.ts';
+import { watchRoutes } from './watch.routes.ts';
+import { WatchService } from './watch.service.ts';
+
+export interface MediaPluginOptions {
+  services: { database: DatabaseHandle; urls: PublicUrls };
+  /** DATA_DIR: media lives in DATA_DIR/media. */
+  dataDir: string;
+  /** Shared with the ingest, which writes the counts to the streams. */
+  viewers: ViewerTracker;
+}
+
+export function mediaPlugin(options: MediaPluginOptions): (app: FastifyInstance) => Promise<void> {
+  const paths = new MediaPaths(options.dataDir);
+  const watch = new WatchService(options.services.database.db, options.services.urls, paths);
+  return async (app) => {
+    await app.register(mediaRoutes, { paths, viewers: options.viewers });
+    await app.register(watchRoutes, { watch, urls: options.services.urls });
+  };
+}

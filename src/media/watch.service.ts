@@ -1,0 +1,99 @@
+// What a watch page shows: a stream or a video, its creator's name, its status and how to play
+// it. Anyone with the link may watch (private means unlisted); a video still being processed
+// has no page yet.
+import fs from 'node:fs/promises';
+import { findUser } from '../accounts/account.repository.ts';
+import type { Db } from '../db/database.ts';
+import { toIso } from '../shared/clock.ts';
+import type { PublicUrls } from '../shared/public-urls.ts';
+import { findStream } from '../streams/stream.repository.ts';
+import { findVideo } from '../videos/video.repository.ts';
+import { PLAYLIST_FILE, type MediaPaths } from './media-paths.ts';
+
+export interface WatchInfo {
+  kind: 'stream' | 'video';
+  id: string;
+  title: string;
+  description: string | null;
+  creator: { id: string; name: string };
+  /** A stream's status, or `published` for a video. */
+  status: 'scheduled' | 'live' | 'ended' | 'published';
+  viewer_count: number | null;
+  peak_viewer_count: number | null;
+  duration_seconds: number | null;
+  started_at: string | null;
+  /** The HLS playlist, once media exists. */
+  playback_url: string | null;
+  thumbnail_url: string | null;
+}
+
+export class WatchService {
+  private readonly db: Db;
+  private readonly urls: PublicUrls;
+  private readonly paths: MediaPaths;
+
+  constructor(db: Db, urls: PublicUrls, paths: MediaPaths) {
+    this.db = db;
+    this.urls = urls;
+    this.paths = paths;
+  }
+
+  async find(id: string): Promise<WatchInfo | undefined> {
+    if (id.startsWith('str_')) return this.stream(id);
+    if (id.startsWith('vid_')) return this.video(id);
+    return undefined;
+  }
+
+  private async stream(id: string): Promise<WatchInfo | undefined> {
+    const stream = await findStream(this.db, id);
+    if (!stream) return undefined;
+    const hasMedia = await exists(this.paths.streamFile(id, PLAYLIST_FILE));
+    return {
+      kind: 'stream',
+      id,
+      title: stream.title,
+      description: stream.description,
+      creator: await this.creator(stream.creator_id),
+      status: stream.status,
+      viewer_count: stream.status === 'live' ? (stream.viewer_count ?? 0) : null,
+      peak_viewer_count: stream.peak_viewer_count,
+      duration_seconds: null,
+      started_at: toIso(stream.started_at),
+      playback_url: hasMedia ? this.urls.streamPlayback(id) : null,
+      thumbnail_url: stream.thumbnail_at === null ? null : this.urls.streamThumbnail(id, stream.thumbnail_at),
+    };
+  }
+
+  private async video(id: string): Promise<WatchInfo | undefined> {
+    const video = await findVideo(this.db, id);
+    if (!video || video.published_at === null) return undefined;
+    const hasMedia = await exists(this.paths.videoFile(id, PLAYLIST_FILE));
+    return {
+      kind: 'video',
+      id,
+      title: video.title,
+      description: video.description,
+      creator: await this.creator(video.creator_id),
+      status: 'published',
+      viewer_count: null,
+      peak_viewer_count: null,
+      duration_seconds: video.duration_seconds,
+      started_at: null,
+      playback_url: hasMedia ? this.urls.videoPlayback(id) : null,
+      thumbnail_url: hasMedia ? this.urls.videoThumbnail(id) : null,
+    };
+  }
+
+  private async creator(userId: string): Promise<{ id: string; name: string }> {
+    const user = await findUser(this.db, userId);
+    return { id: userId, name: user?.name ?? userId };
+  }
+}
+
+async function exists(file: string | undefined): Promise<boolean> {
+  if (file === undefined) return false;
+  return fs.stat(file).then(
+    () => true,
+    () => false,
+  );
+}

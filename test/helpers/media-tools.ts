@@ -1,0 +1,182 @@
+// Real media tools for tests: ffmpeg pushing a test pattern over RTMP the way OBS would,
+// ffprobe reading what the service produced, and polling for a condition with a deadline.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export interface Push {
+  process: ChildProcess;
+  /** Resolves when ffmpeg exits, with its code and the end of its error output. */
+  exited: Promise<{ code: number | null; stderr: string; at: number }>;
+  /** When ffmpeg was started (epoch ms). */
+  startedAt: number;
+  stop(): void;
+}
+
+/**
+ * Pushes `seconds` of a 720p30 test pattern with a tone, in real time, with a keyframe every
+ * 2 s (as streaming software is told to for 2-second segments).
+ */
+export function pushTestPattern(url: string, seconds: number, options: { size?: string } = {}): Push {
+  const size = options.size ?? '1280x720';
+  const child = spawn(
+    'ffmpeg',
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-nostdin',
+      '-re',
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc=size=${size}:rate=30`,
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:sample_rate=48000',
+      '-t',
+      String(seconds),
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-pix_fmt',
+      'yuv420p',
+      '-g',
+      '60',
+      '-keyint_min',
+      '60',
+      '-sc_threshold',
+      '0',
+      '-c:a',
+      'aac',
+      '-b:a',
+      '128k',
+      '-f',
+      'flv',
+      url,
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const exited = new Promise<{ code: number | null; stderr: string; at: number }>((resolve) => {
+    child.once('close', (code) => {
+      resolve({ code, stderr, at: Date.now() });
+    });
+  });
+  return {
+    process: child,
+    exited,
+    startedAt: Date.now(),
+    stop: () => {
+      child.kill('SIGKILL');
+    },
+  };
+}
+
+/** Makes a short H.264/AAC MP4 file (not in real time). */
+export async function makeTestFile(file: string, seconds: number): Promise<void> {
+  await run('ffmpeg', [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc=size=640x360:rate=25:duration=${seconds}`,
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=330:duration=${seconds}`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    '-g',
+    '50',
+    '-c:a',
+    'aac',
+    '-shortest',
+    file,
+  ]);
+}
+
+export interface Probe {
+  durationSeconds: number;
+  streams: { codec_type: string; codec_name: string; width?: number; height?: number }[];
+}
+
+/** ffprobe of a file or URL (an HLS playlist over HTTP included). */
+export async function probe(input: string): Promise<Probe> {
+  const { stdout } = await run('ffprobe', [
+    '-v',
+    'error',
+    '-print_format',
+    'json',
+    '-show_format',
+    '-show_streams',
+    input,
+  ]);
+  const parsed = JSON.parse(stdout);
+  return { durationSeconds: Number(parsed.format?.duration), streams: parsed.streams ?? [] };
+}
+
+/**
+ * Decodes the whole video track of `input` and returns how many frames came out: the media
+ * really plays, and for how long. (Tolerates the timestamp reset at an HLS discontinuity,
+ * which players handle and ffmpeg's HLS reader reports as a corrupt packet.)
+ */
+export async function countVideoFrames(input: string): Promise<number> {
+  const { stdout } = await run(
+    'ffprobe',
+    [
+      '-v',
+      'quiet',
+      '-count_frames',
+      '-select_streams',
+      'v:0',
+      '-show_entries',
+      'stream=nb_read_frames',
+      '-of',
+      'csv=p=0',
+      input,
+    ],
+    { timeout: 120_000 },
+  );
+  // HLS input lists the stream under its program too: the first number is the count.
+  return Number(stdout.trim().split(/\s+/)[0]);
+}
+
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  options: { timeoutMs?: number; intervalMs?: number } = {},
+): Promise<T> {
+  const deadline = Date.now() + (options.timeoutMs ?? 20_000);
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value !== undefined && value !== false) return value;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${what}`, { cause: lastError });
+    }
+    await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 100));
+  }
+}
+
+export function countSegments(playlist: string): number {
+  return (playlist.match(/#EXTINF:/g) ?? []).length;
+}

@@ -1,0 +1,188 @@
+// Live ingest end to end with real tools: ffmpeg publishes a test pattern over RTMP with the
+// stream's key, the service packages it as HLS with its own ffmpeg, and everything is checked
+// from the outside: the API, the media URLs, ffprobe, and the events outbox (webhooks' input).
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { DIALECTS } from '../helpers/databases.ts';
+import { startMediaServer } from '../helpers/media-server.ts';
+import { countSegments, countVideoFrames, probe, pushTestPattern, waitFor } from '../helpers/media-tools.ts';
+
+const RECONNECT_WINDOW_SECONDS = 3;
+
+for (const dialect of DIALECTS) {
+  describe(`live ingest on ${dialect}`, () => {
+    test('a published stream goes live, plays, survives a reconnect and becomes a video', async (t) => {
+      const server = await startMediaServer(t, {
+        dialect,
+        reconnectWindowSeconds: RECONNECT_WINDOW_SECONDS,
+      });
+      const account = await server.createAccount('Pattern Studio');
+      const created = await server.createStream(account, { title: 'Bars and tone', category: 'coding' });
+      const { stream_key: streamKey, rtmp_url: rtmpUrl } = created.ingest;
+      assert.equal(rtmpUrl, `rtmp://127.0.0.1:${server.rtmpPort}/live`);
+      const get = () => server.request(`GET`, `/v1/streams/${created.id}`, { key: account.readKey });
+
+      const first = pushTestPattern(`${rtmpUrl}/${streamKey}`, 8);
+      const live = await waitFor('the stream to go live', async () => {
+        const res = await get();
+        return res.body.status === 'live' ? res.body : undefined;
+      });
+      assert.equal(live.viewer_count, 0);
+      assert.ok(live.started_at);
+
+      // stream.started is in the outbox once, for the creator, without the key.
+      const started = await server.events('stream.started');
+      assert.equal(started.length, 1);
+      assert.equal(started[0]!.account_id, account.userId);
+      assert.equal(started[0]!.data.id, created.id);
+      assert.equal(started[0]!.data.status, 'live');
+      assert.equal(JSON.stringify(started[0]!.data).includes(streamKey), false);
+
+      // The live playlist is served with HLS's content type, is not cached, and grows.
+      const playlistUrl = `${server.origin}/media/streams/${created.id}/index.m3u8`;
+      const early = await fetch(playlistUrl);
+      assert.equal(early.status, 200);
+      assert.equal(early.headers.get('content-type'), 'application/vnd.apple.mpegurl');
+      assert.equal(early.headers.get('cache-control'), 'no-cache');
+      const earlyText = await early.text();
+      assert.match(earlyText, /#EXT-X-PLAYLIST-TYPE:EVENT/);
+      assert.doesNotMatch(earlyText, /#EXT-X-ENDLIST/);
+      const earlyCount = countSegments(earlyText);
+      assert.ok(earlyCount >= 1);
+      await waitFor('the live playlist to grow', async () => {
+        const text = await (await fetch(playlistUrl)).text();
+        return countSegments(text) > earlyCount;
+      });
+
+      // A segment is MPEG-TS, cached for good, and holds H.264 video and AAC audio.
+      const segmentPath = /^(p\d+\/seg\d+\.ts)$/m.exec(earlyText)?.[1];
+      assert.ok(segmentPath);
+      const segmentUrl = `${server.origin}/media/streams/${created.id}/${segmentPath}`;
+      const segment = await fetch(segmentUrl);
+      assert.equal(segment.status, 200);
+      assert.equal(segment.headers.get('content-type'), 'video/mp2t');
+      assert.match(segment.headers.get('cache-control') ?? '', /immutable/);
+      const codecs = (await probe(segmentUrl)).streams.map((s) => s.codec_name).sort();
+      assert.deepEqual(codecs, ['aac', 'h264']);
+
+      // thumbnail_url answers with a JPEG that decodes.
+      assert.ok(live.thumbnail_url, 'a thumbnail exists once live');
+      const thumbnail = await fetch(live.thumbnail_url);
+      assert.equal(thumbnail.status, 200);
+      assert.equal(thumbnail.headers.get('content-type'), 'image/jpeg');
+      const picture = await probe(live.thumbnail_url);
+      assert.equal(picture.streams[0]!.codec_name, 'mjpeg');
+      assert.equal(picture.streams[0]!.width, 640);
+
+      // A wrong key, another application name and a second publisher are refused at once.
+      // (Each would push for 20 s; refused, ffmpeg fails as soon as it next writes.)
+      const wrongKey = pushTestPattern(`${rtmpUrl}/sk_${'x'.repeat(32)}`, 20);
+      const wrongApp = pushTestPattern(server.rtmpUrl(streamKey, 'other'), 20);
+      const second = pushTestPattern(`${rtmpUrl}/${streamKey}`, 20);
+      for (const refused of [wrongKey, wrongApp, second]) {
+        const exit = await refused.exited;
+        assert.notEqual(exit.code, 0, 'the refused publisher is told so');
+        assert.match(exit.stderr, /Broken pipe|Connection reset/);
+        assert.ok(exit.at - refused.startedAt < 8000, 'refused, not pushed to the end');
+      }
+      assert.equal((await get()).body.status, 'live');
+      assert.equal((await server.events('stream.started')).length, 1);
+
+      // The first publisher drops; publishing again inside the window continues the stream.
+      assert.equal((await first.exited).code, 0);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      assert.equal((await get()).body.status, 'live', 'still live inside the reconnect window');
+      const again = pushTestPattern(`${rtmpUrl}/${streamKey}`, 4);
+      assert.equal((await again.exited).code, 0);
+      const pushedSeconds = 8 + 4;
+      const afterReconnect = await (await fetch(playlistUrl)).text();
+      assert.match(afterReconnect, /#EXT-X-DISCONTINUITY\n#EXTINF:[\d.]+,\np1\/seg00000\.ts/);
+      assert.equal((await server.events('stream.started')).length, 1, 'one stream, started once');
+
+      // After the window: ended, stream.ended, then the recording as a video.
+      const ended = await waitFor(
+        'the stream to end',
+        async () => {
+          const res = await get();
+          return res.body.status === 'ended' ? res.body : undefined;
+        },
+        { timeoutMs: (RECONNECT_WINDOW_SECONDS + 5) * 1000 },
+      );
+      assert.equal(ended.viewer_count, null);
+      assert.ok(ended.ended_at);
+      const endedEvents = await server.events('stream.ended');
+      assert.equal(endedEvents.length, 1);
+      assert.equal(endedEvents[0]!.data.status, 'ended');
+
+      const published = await waitFor('video.published', async () => {
+        const events = await server.events('video.published');
+        return events.length > 0 ? events : undefined;
+      });
+      assert.equal(published.length, 1);
+      const videoId = published[0]!.data.id as string;
+      assert.equal(published[0]!.data.source_stream_id, created.id);
+      const video = await server.request('GET', `/v1/videos/${videoId}`, { key: account.readKey });
+      assert.equal(video.status, 200);
+      assert.equal(video.body.source_stream_id, created.id);
+      assert.equal(video.body.title, 'Bars and tone');
+      assert.equal(video.body.category, 'coding');
+      assert.ok(
+        Math.abs(video.body.duration_seconds - pushedSeconds) <= 2,
+        `duration ${video.body.duration_seconds} s for ${pushedSeconds} s pushed`,
+      );
+      assert.equal(video.body.playback_url, `${server.origin}/media/videos/${videoId}/index.m3u8`);
+
+      // The video's manifest is a finished playlist over the same, unre-encoded segments.
+      const manifest = await fetch(video.body.playback_url);
+      assert.equal(manifest.status, 200);
+      assert.equal(manifest.headers.get('content-type'), 'application/vnd.apple.mpegurl');
+      const manifestText = await manifest.text();
+      assert.match(manifestText, /#EXT-X-PLAYLIST-TYPE:VOD/);
+      assert.match(manifestText, /#EXT-X-ENDLIST\n$/);
+      const measured = await probe(video.body.playback_url);
+      assert.ok(
+        Math.abs(measured.durationSeconds - pushedSeconds) <= 2,
+        `ffprobe: ${measured.durationSeconds}`,
+      );
+      const frames = await countVideoFrames(video.body.playback_url);
+      assert.ok(Math.abs(frames - pushedSeconds * 30) <= 60, `${frames} frames decoded at 30 fps`);
+      const videoThumb = await probe(video.body.thumbnail_url);
+      assert.equal(videoThumb.streams[0]!.codec_name, 'mjpeg');
+
+      // The ended stream's own playlist is finished too, and its key is refused from now on.
+      assert.match(await (await fetch(playlistUrl)).text(), /#EXT-X-ENDLIST/);
+      const late = pushTestPattern(`${rtmpUrl}/${streamKey}`, 4);
+      assert.notEqual((await late.exited).code, 0);
+      assert.equal((await server.events('stream.started')).length, 1);
+
+      // The key never reached a log line.
+      assert.ok(server.logs.some((line) => line.includes('publish refused')));
+      assert.equal(
+        server.logs.some((line) => line.includes(streamKey)),
+        false,
+      );
+    });
+
+    test('a stream created with record: false ends without leaving a video', async (t) => {
+      const server = await startMediaServer(t, { dialect, reconnectWindowSeconds: 2 });
+      const account = await server.createAccount();
+      const created = await server.createStream(account, { record: false });
+      const push = pushTestPattern(`${created.ingest.rtmp_url}/${created.ingest.stream_key}`, 4);
+      await waitFor('live', async () => (await server.events('stream.started')).length === 1);
+      assert.equal((await push.exited).code, 0);
+      await waitFor('stream.ended', async () => (await server.events('stream.ended')).length === 1, {
+        timeoutMs: 10_000,
+      });
+      if (server.ingest.enabled) await server.ingest.settle();
+      assert.equal((await server.events('video.published')).length, 0);
+      const videos = await server.request('GET', '/v1/videos', { key: account.readKey });
+      assert.deepEqual(videos.body.data, []);
+      // Its segments are gone; the thumbnail stays for thumbnail_url.
+      const playlist = await fetch(`${server.origin}/media/streams/${created.id}/index.m3u8`);
+      assert.equal(playlist.status, 404);
+      assert.equal(((await playlist.json()) as any).error.code, 'resource_not_found');
+      const stream = await server.request('GET', `/v1/streams/${created.id}`, { key: account.readKey });
+      assert.equal((await fetch(stream.body.thumbnail_url)).status, 200);
+    });
+  });
+}
