@@ -11,6 +11,7 @@ import { healthRoutes } from './http/health.routes.ts';
 import { openApiRoutes, openApiOptions } from './http/openapi.ts';
 import type { RateLimitStore } from './http/rate-limit-store.ts';
 import { validatorCompiler } from './http/validation.ts';
+import { AppError } from './shared/errors.ts';
 import { newId } from './shared/ids.ts';
 import { streamRoutes } from './streams/stream.routes.ts';
 import { videoRoutes } from './videos/video.routes.ts';
@@ -40,7 +41,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT_BYTES,
     requestIdHeader: false,
     genReqId: () => newId('req'),
-    return503OnClosing: true,
+    // Replaced by the draining hook below, which answers in the error envelope.
+    return503OnClosing: false,
     trustProxy: options.trustProxy ?? false,
     // Malformed URLs (bad percent-encoding) get the envelope like every other error.
     frameworkErrors: (error, request, reply) => {
@@ -53,8 +55,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Bodies are JSON only; anything else is invalid_content_type.
   app.removeContentTypeParser(['text/plain']);
 
+  // While closing, requests still arriving on kept-alive connections are shed so the load
+  // balancer retries them elsewhere; requests already in flight finish.
+  let draining = false;
+  app.addHook('preClose', async () => {
+    draining = true;
+  });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
+    if (draining) {
+      reply.header('Connection', 'close').header('Retry-After', 1);
+      throw new AppError('service_unavailable', 'The server is shutting down; retry the request.');
+    }
   });
   // One line per request, after the response: method, path, status and time, never headers.
   app.addHook('onResponse', async (request, reply) => {

@@ -9,6 +9,8 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string;
+  /** Connections per process in the PostgreSQL pool. */
+  databasePoolSize: number;
   /** Directory for files the service owns (the generated secret key, media). */
   dataDir: string;
   /** Base URL of public pages and media, without a trailing slash. */
@@ -154,6 +156,7 @@ export function loadConfig(env: Env = process.env): Config {
       `DATABASE_URL must be a SQLite file path, :memory:, or a postgres:// URL (got "${databaseUrl}")`,
     );
   }
+  const databasePoolSize = read.integer('DATABASE_POOL_SIZE', 10, 1, 1000);
   const defaultDataDir =
     isPostgresUrl(databaseUrl) || databaseUrl === ':memory:' ? './data' : path.dirname(databaseUrl);
   const dataDir = path.resolve(read.string('DATA_DIR', defaultDataDir));
@@ -192,6 +195,7 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     host,
     databaseUrl,
+    databasePoolSize,
     dataDir,
     publicUrl,
     logLevel,

@@ -14,7 +14,7 @@ export interface Runtime {
 }
 
 export async function openRuntime(config: Config, clock: Clock = systemClock): Promise<Runtime> {
-  const database = openDatabase(config.databaseUrl);
+  const database = openDatabase(config.databaseUrl, { poolSize: config.databasePoolSize });
   try {
     await migrateToLatest(database.db);
   } catch (error) {

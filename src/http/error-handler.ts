@@ -24,6 +24,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   payload_too_large: 413,
   rate_limit_exceeded: 429,
   internal_error: 500,
+  service_unavailable: 503,
 };
 
 export function errorBody(error: AppError) {

@@ -20,6 +20,7 @@ export type ErrorCode =
   | 'state_conflict'
   | 'payload_too_large'
   | 'rate_limit_exceeded'
+  | 'service_unavailable'
   | 'internal_error';
 
 export class AppError extends Error {
