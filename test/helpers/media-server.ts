@@ -22,6 +22,8 @@ export interface MediaServerOptions {
   dialect: Dialect;
   reconnectWindowSeconds?: number;
   thumbnailIntervalMs?: number;
+  /** How long a player counts as watching after its last playlist fetch. */
+  viewerWindowMs?: number;
   ffmpegPath?: string;
 }
 
@@ -165,7 +167,7 @@ export async function startMediaServer(
       },
     }),
   );
-  const viewers = new ViewerTracker(systemClock);
+  const viewers = new ViewerTracker(systemClock, options.viewerWindowMs);
   const app = await buildApp({
     services,
     rateLimits: new MemoryRateLimitStore(),

@@ -1,0 +1,92 @@
+// Media commands: `tributary videos import` packages a video file as HLS with ffmpeg and
+// publishes it (source_stream_id null), with a progress bar when run on a terminal.
+import { detectFfmpeg, ffprobePathFor } from '../media/ffmpeg.ts';
+import { MediaPaths } from '../media/media-paths.ts';
+import { ImportError, importVideo } from '../media/video-import.ts';
+import { parse, requireString, UsageError } from './args.ts';
+import type { Command } from './operator-commands.ts';
+
+export const videosImport: Command = {
+  usage: [
+    'tributary videos import FILE --creator USR --title T [--category C] [--private] [--description D] [--tag T]...',
+    '  Packages a video file as HLS (stream copy when it is H.264 with AAC or MP3 audio, otherwise',
+    '  encoded once to H.264/AAC), publishes it, emits video.published and prints the new vid_ id.',
+  ].join('\n'),
+  async run(runtime, argv, out) {
+    const { values, positionals } = parse(
+      argv,
+      {
+        creator: { type: 'string' },
+        title: { type: 'string' },
+        category: { type: 'string' },
+        private: { type: 'boolean' },
+        description: { type: 'string' },
+        tag: { type: 'string', multiple: true },
+      },
+      this.usage,
+    );
+    const file = requireString(positionals[0], 'FILE', this.usage);
+    if (positionals.length > 1) throw new UsageError(`Import one file at a time.\n\n${this.usage}`);
+    const creatorId = requireString(values.creator, '--creator', this.usage);
+    const title = requireString(values.title, '--title', this.usage);
+
+    const ffmpegPath = runtime.config.ingest.ffmpegPath;
+    const ffmpeg = await detectFfmpeg(ffmpegPath);
+    if (!ffmpeg.available) throw new UsageError(`Cannot import: ${ffmpeg.reason}.`);
+
+    const progress = new ProgressBar(process.stderr);
+    try {
+      const { video } = await importVideo(
+        {
+          videos: runtime.services.videos,
+          paths: new MediaPaths(runtime.config.dataDir),
+          ffmpegPath,
+          ffprobePath: ffprobePathFor(ffmpegPath),
+        },
+        {
+          file,
+          creatorId,
+          title,
+          category: values.category,
+          privacy: values.private === true ? 'private' : 'public',
+          description: values.description,
+          tags: values.tag,
+        },
+        (fraction) => {
+          progress.update(fraction);
+        },
+      );
+      progress.done();
+      out(video.id);
+    } catch (error) {
+      progress.done();
+      if (error instanceof ImportError) throw new UsageError(`Cannot import: ${error.message}`);
+      throw error;
+    }
+  },
+};
+
+/** A one-line bar redrawn in place; silent when stderr is not a terminal (scripts, CI). */
+class ProgressBar {
+  private readonly stream: NodeJS.WriteStream;
+  private drawn = -1;
+
+  constructor(stream: NodeJS.WriteStream) {
+    this.stream = stream;
+  }
+
+  update(fraction: number): void {
+    if (!this.stream.isTTY) return;
+    const percent = Math.floor(fraction * 100);
+    if (percent === this.drawn) return;
+    this.drawn = percent;
+    const width = Math.max(10, Math.min(40, (this.stream.columns || 80) - 30));
+    const filled = Math.round((width * percent) / 100);
+    this.stream.write(`\rPackaging [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${percent}%`);
+  }
+
+  done(): void {
+    if (this.stream.isTTY && this.drawn >= 0) this.stream.write('\n');
+    this.drawn = -1;
+  }
+}

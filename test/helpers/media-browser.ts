@@ -1,0 +1,70 @@
+// Debian's headless Chromium driven by playwright-core, launched with the flags a closed
+// network needs (no background services, no QUIC) and a throwaway profile.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestContext } from 'node:test';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+export const CHROMIUM_PATH = process.env.TEST_CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export async function launchBrowser(t: TestContext): Promise<BrowserContext> {
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--autoplay-policy=no-user-gesture-required',
+    ],
+  });
+  t.after(async () => {
+    await context.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  });
+  return context;
+}
+
+// Browser-side functions reach the page through the DevTools protocol (not eval, which the
+// watch page's Content-Security-Policy forbids); the test project has no DOM types, hence any.
+/** The page's <video> current time, in seconds. */
+export async function currentTime(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const video = (globalThis as any).document.querySelector('#player');
+    return Number(video.currentTime);
+  });
+}
+
+/** Waits until the page's video has played past `seconds` and is still advancing. */
+export async function waitUntilPlaying(page: Page, seconds = 1, timeoutMs = 30_000): Promise<void> {
+  await page.waitForFunction(
+    (min) => {
+      const video = (globalThis as any).document.querySelector('#player');
+      return video.currentTime > min && !video.paused;
+    },
+    seconds,
+    { timeout: timeoutMs, polling: 200 },
+  );
+  const before = await currentTime(page);
+  await page.waitForFunction(
+    (start) => (globalThis as any).document.querySelector('#player').currentTime > start + 0.5,
+    before,
+    { timeout: 10_000, polling: 200 },
+  );
+}
+
+/** The text of an element, waited for until it equals `expected`. */
+export async function waitForText(page: Page, selector: string, expected: string, timeoutMs = 10_000) {
+  await page.waitForFunction(
+    ([css, text]) => (globalThis as any).document.querySelector(css)?.textContent === text,
+    [selector, expected] as const,
+    { timeout: timeoutMs, polling: 200 },
+  );
+}
