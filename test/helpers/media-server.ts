@@ -24,6 +24,7 @@ export interface MediaServerOptions {
   thumbnailIntervalMs?: number;
   /** How long a player counts as watching after its last playlist fetch. */
   viewerWindowMs?: number;
+  rateLimitPerIp?: number;
   ffmpegPath?: string;
 }
 
@@ -172,7 +173,7 @@ export async function startMediaServer(
     services,
     rateLimits: new MemoryRateLimitStore(),
     rateLimitPerKey: 1000,
-    rateLimitPerIp: 1000,
+    rateLimitPerIp: options.rateLimitPerIp ?? 1000,
     logger,
     plugins: [mediaPlugin({ services, dataDir: database.dataDir, viewers })],
   });
