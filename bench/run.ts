@@ -108,10 +108,14 @@ async function benchApi(): Promise<boolean> {
         service: await load(service, request, auth),
         bare: await load(bare, request, {}),
       };
-      log(`  ${name}: ${summary(scenario.service)} | bare ${summary(scenario.bare!)}`);
+      log(`  ${name}: ${summary(scenario.service)}, peak RSS so far ${service.peakRssMb().toFixed(0)} MB`);
+      log(`  ${' '.repeat(name.length)}  bare: ${summary(scenario.bare!)}`);
       return scenario;
     };
 
+    log(
+      `Machine: ${os.availableParallelism()} cores, Node ${process.version}, load average ${loadAverage()}`,
+    );
     log(
       `Load: ${CONNECTIONS} connections, ${settings.seconds} s per run after ${settings.warmupSeconds} s of warm-up`,
     );
@@ -127,13 +131,13 @@ async function benchApi(): Promise<boolean> {
     const deepPage = Math.min(DEEP_PAGE, Math.floor(settings.publicItems / PAGE_SIZE));
     const firstPath = `/v1/streams?limit=${PAGE_SIZE}`;
     const deepPath = await walkToPage(service, firstPath, deepPage, auth);
-    const pageOne: ScenarioResult = {
-      name: `GET /v1/streams?limit=${PAGE_SIZE}, page 1`,
-      service: await load(service, { nextPath: () => firstPath }, auth),
-    };
+    // Both pages are loaded at the same time, half the connections each, so whatever else
+    // the machine is doing slows both alike and the comparison stays fair.
+    const [first, deep] = await loadTogether(service, [() => firstPath, () => deepPath], auth);
+    const pageOne: ScenarioResult = { name: `GET /v1/streams?limit=${PAGE_SIZE}, page 1`, service: first };
     const pageDeep: ScenarioResult = {
       name: `GET /v1/streams?limit=${PAGE_SIZE}, page ${deepPage}`,
-      service: await load(service, { nextPath: () => deepPath }, auth),
+      service: deep,
     };
     log(`  ${pageOne.name}: ${summary(pageOne.service)}`);
     log(`  ${pageDeep.name}: ${summary(pageDeep.service)}`);
@@ -202,6 +206,29 @@ async function load(
     cpuUsPerRequest: ((server.cpuMs() - serverCpuBefore) * 1000) / result.requests,
     generatorBusy: (generatorCpu.user + generatorCpu.system) / 1e6 / settings.seconds,
   };
+}
+
+/** Two request streams against one server at once; CPU per request is their common average. */
+async function loadTogether(
+  server: ServerProcess,
+  paths: [() => string, () => string],
+  auth: Record<string, string>,
+): Promise<[RunResult, RunResult]> {
+  const run = (nextPath: () => string, durationSeconds: number) =>
+    measure({ url: server.baseUrl, connections: CONNECTIONS / 2, durationSeconds, headers: auth, nextPath });
+  await Promise.all(paths.map((nextPath) => run(nextPath, settings.warmupSeconds)));
+  const serverCpuBefore = server.cpuMs();
+  const generatorCpuBefore = process.cpuUsage();
+  const [a, b] = await Promise.all(paths.map((nextPath) => run(nextPath, settings.seconds)));
+  const generatorCpu = process.cpuUsage(generatorCpuBefore);
+  const shared = {
+    cpuUsPerRequest: ((server.cpuMs() - serverCpuBefore) * 1000) / (a!.requests + b!.requests),
+    generatorBusy: (generatorCpu.user + generatorCpu.system) / 1e6 / settings.seconds,
+  };
+  return [
+    { ...a!, ...shared },
+    { ...b!, ...shared },
+  ];
 }
 
 /** Follows next_cursor from `firstPath` until page `page`, and returns that page's path. */
