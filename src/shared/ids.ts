@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -12,8 +12,14 @@ export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62(22)}`;
 }
 
+/** Uniform base62: bytes of 248 and above are dropped, so `byte % 62` has no bias. */
 export function randomBase62(length: number): string {
   let out = '';
-  for (let i = 0; i < length; i++) out += ALPHABET.charAt(randomInt(ALPHABET.length));
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248) out += ALPHABET.charAt(byte % 62);
+      if (out.length === length) break;
+    }
+  }
   return out;
 }

@@ -1,5 +1,5 @@
-import { isDeepStrictEqual } from 'node:util';
-import type { Compilable, CompiledQuery, Updateable } from 'kysely';
+import type { Updateable } from 'kysely';
+import { runCompiledOnce } from '../db/compiled-query.ts';
 import type { Db } from '../db/database.ts';
 import type { KeysetPosition } from '../http/pagination.ts';
 import type { NewStreamRow, StreamRow, StreamStatus, StreamTable } from './stream.table.ts';
@@ -25,41 +25,12 @@ const STREAM_COLUMNS = [
   'record',
 ] as const;
 
-// Building and compiling a query with Kysely costs more than SQLite takes to run a lookup by
-// key, so the hot reads are compiled once per database handle and query shape, then run again
-// with new parameters. Each caller lists its parameters in the order its query binds them;
-// the first compilation checks that order, so a mistake fails loudly instead of misreading.
-const compiledQueries = new WeakMap<Db, Map<string, CompiledQuery>>();
-
-async function runCompiledOnce(
-  db: Db,
-  shape: string,
-  parameters: readonly unknown[],
-  build: () => Compilable<StreamRow>,
-): Promise<StreamRow[]> {
-  let byShape = compiledQueries.get(db);
-  if (!byShape) {
-    byShape = new Map();
-    compiledQueries.set(db, byShape);
-  }
-  let compiled = byShape.get(shape);
-  if (!compiled) {
-    compiled = build().compile();
-    if (!isDeepStrictEqual(compiled.parameters, parameters)) {
-      throw new Error(`streams query "${shape}": parameters listed out of order`);
-    }
-    byShape.set(shape, compiled);
-  }
-  const result = await db.executeQuery<StreamRow>({ ...compiled, parameters });
-  return result.rows;
-}
-
 export async function insertStream(db: Db, row: NewStreamRow): Promise<void> {
   await db.insertInto('streams').values(row).execute();
 }
 
 export async function findStream(db: Db, id: string): Promise<StreamRow | undefined> {
-  const rows = await runCompiledOnce(db, 'find', [id], () =>
+  const rows = await runCompiledOnce(db, 'streams:find', [id], () =>
     db.selectFrom('streams').select(STREAM_COLUMNS).where('id', '=', id),
   );
   return rows[0];
@@ -90,7 +61,7 @@ export async function listStreams(db: Db, filter: StreamListFilter): Promise<Str
     ...(after === undefined ? [] : [after.sortKey, after.id]),
     filter.take,
   ];
-  return runCompiledOnce(db, shape, parameters, () => buildListQuery(db, filter));
+  return runCompiledOnce(db, `streams:${shape}`, parameters, () => buildListQuery(db, filter));
 }
 
 function buildListQuery(db: Db, filter: StreamListFilter) {

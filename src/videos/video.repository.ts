@@ -1,5 +1,4 @@
-import { isDeepStrictEqual } from 'node:util';
-import type { Compilable, CompiledQuery } from 'kysely';
+import { runCompiledOnce } from '../db/compiled-query.ts';
 import type { Db } from '../db/database.ts';
 import type { KeysetPosition } from '../http/pagination.ts';
 import type { NewVideoRow, VideoRow } from './video.table.ts';
@@ -21,41 +20,12 @@ const VIDEO_COLUMNS = [
   'updated_at',
 ] as const;
 
-// Building and compiling a query with Kysely costs more than SQLite takes to run a lookup by
-// key, so the hot reads are compiled once per database handle and query shape, then run again
-// with new parameters. Each caller lists its parameters in the order its query binds them;
-// the first compilation checks that order, so a mistake fails loudly instead of misreading.
-const compiledQueries = new WeakMap<Db, Map<string, CompiledQuery>>();
-
-async function runCompiledOnce(
-  db: Db,
-  shape: string,
-  parameters: readonly unknown[],
-  build: () => Compilable<VideoRow>,
-): Promise<VideoRow[]> {
-  let byShape = compiledQueries.get(db);
-  if (!byShape) {
-    byShape = new Map();
-    compiledQueries.set(db, byShape);
-  }
-  let compiled = byShape.get(shape);
-  if (!compiled) {
-    compiled = build().compile();
-    if (!isDeepStrictEqual(compiled.parameters, parameters)) {
-      throw new Error(`videos query "${shape}": parameters listed out of order`);
-    }
-    byShape.set(shape, compiled);
-  }
-  const result = await db.executeQuery<VideoRow>({ ...compiled, parameters });
-  return result.rows;
-}
-
 export async function insertVideo(db: Db, row: NewVideoRow): Promise<void> {
   await db.insertInto('videos').values(row).execute();
 }
 
 export async function findVideo(db: Db, id: string): Promise<VideoRow | undefined> {
-  const rows = await runCompiledOnce(db, 'find', [id], () =>
+  const rows = await runCompiledOnce(db, 'videos:find', [id], () =>
     db.selectFrom('videos').select(VIDEO_COLUMNS).where('id', '=', id),
   );
   return rows[0];
@@ -82,7 +52,7 @@ export async function listPublishedVideos(db: Db, filter: VideoListFilter): Prom
     ...(after === undefined ? [] : [after.sortKey, after.id]),
     filter.take,
   ];
-  return runCompiledOnce(db, shape, parameters, () => buildListQuery(db, filter));
+  return runCompiledOnce(db, `videos:${shape}`, parameters, () => buildListQuery(db, filter));
 }
 
 function buildListQuery(db: Db, filter: VideoListFilter) {

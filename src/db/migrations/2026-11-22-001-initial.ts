@@ -71,6 +71,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
+  // Also serves the foreign key check when a stream row is deleted.
+  await db.schema.createIndex('videos_by_source_stream').on('videos').column('source_stream_id').execute();
   await db.schema.createIndex('videos_newest').on('videos').columns(['published_at', 'id']).execute();
   for (const column of ['creator_id', 'category']) {
     await db.schema
