@@ -1,5 +1,5 @@
-// Records attempt outcomes in batches: whatever finished while the previous batch was being
-// written goes in the next transaction, so the database sees a few transactions per second
+// Records attempt outcomes in batches: outcomes wait a few milliseconds (or for the previous
+// batch to be written) and then go in one transaction, so the database sees a few transactions per second
 // instead of one per delivery. A crash before a batch is written loses only the record; the
 // lease then runs out and the delivery is sent again (at least once).
 import type { Logger } from 'pino';
@@ -8,6 +8,9 @@ import * as deliveries from './delivery.repository.ts';
 import type { Decision } from './delivery-decision.ts';
 import * as webhooks from './webhook.repository.ts';
 import type { DeliveryAttemptRow } from './webhook.table.ts';
+
+/** How long the first outcome of a batch waits for others; small next to the latency budget. */
+const BATCH_LINGER_MS = 5;
 
 export interface FinishedAttempt {
   deliveryId: string;
@@ -32,6 +35,7 @@ export class DeliveryRecorder {
   private readonly options: RecorderOptions;
   private queue: FinishedAttempt[] = [];
   private writing: Promise<void> | undefined;
+  private lingering: NodeJS.Timeout | undefined;
 
   constructor(options: RecorderOptions) {
     this.options = options;
@@ -39,11 +43,18 @@ export class DeliveryRecorder {
 
   add(finished: FinishedAttempt): void {
     this.queue.push(finished);
-    this.writing ??= this.drain();
+    if (this.writing || this.lingering) return;
+    this.lingering = setTimeout(() => {
+      this.lingering = undefined;
+      this.writing ??= this.drain();
+    }, BATCH_LINGER_MS);
   }
 
   /** Resolves once everything added so far is written. */
   async flush(): Promise<void> {
+    clearTimeout(this.lingering);
+    this.lingering = undefined;
+    if (this.queue.length > 0) this.writing ??= this.drain();
     while (this.writing) await this.writing;
   }
 
@@ -70,25 +81,17 @@ export class DeliveryRecorder {
   }
 
   private async write(batch: FinishedAttempt[]): Promise<void> {
-    const { db, leaseToken, now, logger } = this.options;
+    const { db, leaseToken, now } = this.options;
     await db.transaction().execute(async (trx) => {
       const at = now();
-      const succeeded = batch.filter((item) => item.decision.kind === 'succeeded');
-      const settledIds = new Set(
+      const settled = new Set(
         await deliveries.settleSucceeded(
           trx,
-          succeeded.map((item) => item.deliveryId),
+          batch.filter((item) => item.decision.kind === 'succeeded').map((item) => item.deliveryId),
           leaseToken,
           at,
         ),
       );
-      const attempts = succeeded
-        .filter((item) => settledIds.has(item.deliveryId))
-        .flatMap((item) => (item.attempt ? [item.attempt] : []));
-      await webhooks.resetFailedEvents(trx, [
-        ...new Set(succeeded.filter((item) => settledIds.has(item.deliveryId)).map((item) => item.webhookId)),
-      ]);
-
       const unsettled = batch.filter((item) => item.decision.kind !== 'succeeded');
       const statuses = await webhooks.findWebhookStatuses(trx, [
         ...new Set(unsettled.map((item) => item.webhookId)),
@@ -96,39 +99,70 @@ export class DeliveryRecorder {
       for (const item of unsettled) {
         const decision = item.decision;
         if (decision.kind === 'succeeded') continue;
-        const active = statuses.get(item.webhookId) === 'active';
         // A retry for a webhook disabled meanwhile is dropped, like its other pending deliveries.
-        const settled = await deliveries.settleDelivery(trx, {
+        const dropped = decision.kind === 'retry' && statuses.get(item.webhookId) !== 'active';
+        const ok = await deliveries.settleDelivery(trx, {
           deliveryId: item.deliveryId,
           leaseToken,
-          status: decision.kind === 'retry' && active ? 'pending' : 'failed',
+          status: decision.kind === 'retry' && !dropped ? 'pending' : 'failed',
           nextAttemptAt: decision.kind === 'retry' ? decision.at : at,
-          lastError:
-            decision.kind === 'retry' && !active
-              ? `${decision.reason}; dropped: webhook disabled`
-              : decision.reason,
+          lastError: dropped ? `${decision.reason}; dropped: webhook disabled` : decision.reason,
           at,
         });
-        if (!settled) continue;
-        if (item.attempt) attempts.push(item.attempt);
-        if (decision.kind !== 'failed' || !active) continue;
-
-        const failedInRow = await webhooks.countFailedEvent(trx, item.webhookId, at);
-        const disableReason =
-          decision.disable ??
-          (failedInRow !== undefined && failedInRow >= this.options.disableAfterFailedEvents
-            ? `${failedInRow} events in a row failed`
-            : undefined);
-        if (
-          disableReason !== undefined &&
-          (await webhooks.disableWebhook(trx, item.webhookId, disableReason, at))
-        ) {
-          await deliveries.dropPendingDeliveries(trx, item.webhookId, 'dropped: webhook disabled', at);
-          statuses.set(item.webhookId, 'disabled');
-          logger.warn({ webhookId: item.webhookId, reason: disableReason }, 'webhook disabled');
-        }
+        if (ok) settled.add(item.deliveryId);
       }
-      await deliveries.insertAttempts(trx, attempts);
+      await deliveries.insertAttempts(
+        trx,
+        batch.flatMap((item) => (item.attempt && settled.has(item.deliveryId) ? [item.attempt] : [])),
+      );
+      await this.updateFailureCounts(
+        trx,
+        batch.filter((item) => settled.has(item.deliveryId)),
+        statuses,
+        at,
+      );
     });
+  }
+
+  /**
+   * Replays the batch in order, per webhook: a success resets the count of events failed in a
+   * row, an event marked failed adds one; reaching the limit (or a 410) disables the webhook.
+   */
+  private async updateFailureCounts(
+    trx: Db,
+    settledInOrder: FinishedAttempt[],
+    statuses: Map<string, string>,
+    at: number,
+  ): Promise<void> {
+    const tallies = new Map<string, { reset: boolean; failed: number; gone: string | undefined }>();
+    for (const item of settledInOrder) {
+      const { decision } = item;
+      if (decision.kind === 'retry') continue;
+      if (decision.kind === 'failed' && statuses.get(item.webhookId) !== 'active') continue;
+      let tally = tallies.get(item.webhookId);
+      if (!tally) {
+        tally = { reset: false, failed: 0, gone: undefined };
+        tallies.set(item.webhookId, tally);
+      }
+      if (decision.kind === 'succeeded') {
+        tally.reset = true;
+        tally.failed = 0;
+      } else {
+        tally.failed += 1;
+        tally.gone ??= decision.disable;
+      }
+    }
+    for (const [webhookId, tally] of tallies) {
+      const inRow = await webhooks.recordFailedEvents(trx, webhookId, tally.reset, tally.failed, at);
+      const reason =
+        tally.gone ??
+        (inRow !== undefined && inRow >= this.options.disableAfterFailedEvents
+          ? `${inRow} events in a row failed`
+          : undefined);
+      if (reason !== undefined && (await webhooks.disableWebhook(trx, webhookId, reason, at))) {
+        await deliveries.dropPendingDeliveries(trx, webhookId, 'dropped: webhook disabled', at);
+        this.options.logger.warn({ webhookId, reason }, 'webhook disabled');
+      }
+    }
   }
 }

@@ -44,8 +44,9 @@ export const DEFAULT_PER_WEBHOOK_CONCURRENCY = 16;
 const SQLITE_POLL_MS = 100;
 const POSTGRES_POLL_MS = 1000;
 const LEASE_RECOVERY_INTERVAL_MS = 1000;
-/** How many of the most overdue rows the claim looks at to pick the webhooks to serve. */
-const CLAIM_SCAN_ROWS = 2000;
+const REFILL_DELAY_MS = 2;
+/** How many webhooks with due deliveries one claim looks at. */
+const CLAIM_WEBHOOKS = 1000;
 
 /** A claimed delivery made ready to send. */
 interface PreparedDelivery {
@@ -80,6 +81,7 @@ export class DeliveryWorker {
   private cycle: Promise<void> | undefined;
   private again = false;
   private wakeQueued = false;
+  private refillTimer: NodeJS.Timeout | undefined;
   private timer: NodeJS.Timeout | undefined;
   private timerAt = Infinity;
   private lastLeaseRecovery = -Infinity;
@@ -150,6 +152,7 @@ export class DeliveryWorker {
     if (this.stopping) return;
     this.stopping = true;
     clearTimeout(this.timer);
+    clearTimeout(this.refillTimer);
     for (const unsubscribe of this.unsubscribe) unsubscribe();
     await this.listener?.close();
     while (this.cycle) await this.cycle;
@@ -167,6 +170,18 @@ export class DeliveryWorker {
       this.wakeQueued = false;
       this.runCycle();
     });
+  }
+
+  /**
+   * After an attempt ends: a freed slot is refilled a moment later, so slots freed together are
+   * refilled by one claim instead of one claim each.
+   */
+  private wakeSoon(): void {
+    if (this.stopping || this.wakeQueued || this.refillTimer) return;
+    this.refillTimer = setTimeout(() => {
+      this.refillTimer = undefined;
+      this.wake();
+    }, REFILL_DELAY_MS);
   }
 
   /** Aborts attempts in flight to a deleted webhook, and keeps new ones from starting. */
@@ -223,29 +238,29 @@ export class DeliveryWorker {
       .filter(([, count]) => count >= this.perWebhookLimit)
       .map(([id]) => id);
     const now = clock.now();
-    const webhookIds = await deliveries.findWebhooksWithDueDeliveries(
-      database.db,
-      now,
-      busy,
-      CLAIM_SCAN_ROWS,
-    );
-    const claimed: Claim[] = [];
-    for (const webhookId of webhookIds) {
-      if (budget <= 0) break;
-      const slots = Math.min(budget, this.perWebhookLimit - (this.inFlightByWebhook.get(webhookId) ?? 0));
-      if (slots <= 0) continue;
-      const claims = await deliveries.claimDueDeliveries(database.db, {
-        webhookId,
-        now,
-        leaseUntil: now + this.leaseMs,
-        leaseToken: this.leaseToken,
-        limit: slots,
-        skipLocked: this.skipLocked,
-      });
-      for (const claim of claims) this.occupySlot(claim.webhook_id);
-      budget -= claims.length;
-      claimed.push(...claims);
-    }
+    const webhookIds = await deliveries.findWebhooksWithDueDeliveries(database.db, now, busy, CLAIM_WEBHOOKS);
+    if (webhookIds.length === 0) return [];
+    // One transaction for all the webhooks' claims: one commit instead of one per webhook.
+    const claimed = await database.db.transaction().execute(async (trx) => {
+      const taken: Claim[] = [];
+      for (const webhookId of webhookIds) {
+        if (budget <= 0) break;
+        const slots = Math.min(budget, this.perWebhookLimit - (this.inFlightByWebhook.get(webhookId) ?? 0));
+        if (slots <= 0) continue;
+        const claims = await deliveries.claimDueDeliveries(trx, {
+          webhookId,
+          now,
+          leaseUntil: now + this.leaseMs,
+          leaseToken: this.leaseToken,
+          limit: slots,
+          skipLocked: this.skipLocked,
+        });
+        budget -= claims.length;
+        taken.push(...claims);
+      }
+      return taken;
+    });
+    for (const claim of claimed) this.occupySlot(claim.webhook_id);
     return claimed;
   }
 
@@ -281,7 +296,7 @@ export class DeliveryWorker {
         this.sends.delete(task);
         this.controllers.get(claim.webhook_id)?.delete(prepared.controller);
         this.freeSlot(claim.webhook_id);
-        this.wake();
+        this.wakeSoon();
       });
       this.sends.add(task);
     }

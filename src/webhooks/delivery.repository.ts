@@ -1,8 +1,14 @@
 // Delivery rows: created by fan-out from the outbox, claimed by workers under a lease, and
 // settled with one attempt row per try.
+import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { EventRow } from '../events/event.table.ts';
 import type { DeliveryAttemptRow, DeliveryStatus, WebhookDeliveryRow } from './webhook.table.ts';
+
+// Literal, not bound: the partial indexes on live rows (see the migration) are usable only
+// when the planner sees the status value.
+const PENDING = sql<DeliveryStatus>`'pending'`;
+const SENDING = sql<DeliveryStatus>`'sending'`;
 
 // PostgreSQL limits a statement to 65,535 parameters and SQLite to 32,766.
 const INSERT_CHUNK_ROWS = 1000;
@@ -63,30 +69,34 @@ export interface Claim {
 }
 
 /**
- * Active webhooks with deliveries due now, looking no further than the `scanLimit` most overdue
- * rows, and skipping webhooks this worker already sends to at its per-webhook limit.
+ * Active webhooks that have a delivery due now, skipping those this worker already sends to at
+ * its per-webhook limit. One index probe per webhook, so the cost does not grow with the
+ * backlog of due deliveries.
  */
 export async function findWebhooksWithDueDeliveries(
   db: Db,
   now: number,
   skipWebhookIds: readonly string[],
-  scanLimit: number,
+  limit: number,
 ): Promise<string[]> {
-  let due = db
-    .selectFrom('webhook_deliveries')
-    .select('webhook_id')
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', now);
-  if (skipWebhookIds.length > 0) due = due.where('webhook_id', 'not in', skipWebhookIds);
-  const rows = await db
-    .selectFrom(due.orderBy('next_attempt_at', 'asc').limit(scanLimit).as('due'))
-    .select('due.webhook_id')
-    .distinct()
-    .where('due.webhook_id', 'in', (eb) =>
-      eb.selectFrom('webhooks').select('webhooks.id').where('webhooks.status', '=', 'active'),
+  let query = db
+    .selectFrom('webhooks')
+    .select('webhooks.id')
+    .where('webhooks.status', '=', 'active')
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('webhook_deliveries')
+          .select('webhook_deliveries.id')
+          .whereRef('webhook_deliveries.webhook_id', '=', 'webhooks.id')
+          .where('webhook_deliveries.status', '=', PENDING)
+          .where('webhook_deliveries.next_attempt_at', '<=', now),
+      ),
     )
-    .execute();
-  return rows.map((row) => row.webhook_id);
+    .limit(limit);
+  if (skipWebhookIds.length > 0) query = query.where('webhooks.id', 'not in', skipWebhookIds);
+  const rows = await query.execute();
+  return rows.map((row) => row.id);
 }
 
 export interface ClaimRequest {
@@ -109,7 +119,7 @@ export async function claimDueDeliveries(db: Db, request: ClaimRequest): Promise
     .selectFrom('webhook_deliveries')
     .select('webhook_deliveries.id')
     .where('webhook_id', '=', request.webhookId)
-    .where('status', '=', 'pending')
+    .where('status', '=', PENDING)
     .where('next_attempt_at', '<=', request.now)
     .where((eb) =>
       eb.exists(
@@ -123,19 +133,22 @@ export async function claimDueDeliveries(db: Db, request: ClaimRequest): Promise
     .orderBy('next_attempt_at', 'asc')
     .limit(request.limit);
   if (request.skipLocked) due = due.forUpdate('webhook_deliveries').skipLocked();
-  return db
-    .updateTable('webhook_deliveries')
-    .set((eb) => ({
-      status: 'sending',
-      attempt_count: eb('attempt_count', '+', 1),
-      locked_until: request.leaseUntil,
-      lease_token: request.leaseToken,
-      updated_at: request.now,
-    }))
-    .where('id', 'in', due)
-    .where('status', '=', 'pending')
-    .returning(['id', 'event_id', 'webhook_id', 'attempt_count'])
-    .execute();
+  return (
+    db
+      .updateTable('webhook_deliveries')
+      .set((eb) => ({
+        status: 'sending',
+        attempt_count: eb('attempt_count', '+', 1),
+        locked_until: request.leaseUntil,
+        lease_token: request.leaseToken,
+        updated_at: request.now,
+      }))
+      // Only the primary key here: a status test would tempt SQLite into scanning by status.
+      // The subquery already requires pending (PostgreSQL re-checks it on the locked rows).
+      .where('id', 'in', due)
+      .returning(['id', 'event_id', 'webhook_id', 'attempt_count'])
+      .execute()
+  );
 }
 
 /**
@@ -147,7 +160,7 @@ export async function recoverExpiredLeases(db: Db, now: number): Promise<number>
   const result = await db
     .updateTable('webhook_deliveries')
     .set({ status: 'pending', locked_until: null, lease_token: null, next_attempt_at: now, updated_at: now })
-    .where('status', '=', 'sending')
+    .where('status', '=', SENDING)
     .where('locked_until', '<=', now)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
@@ -259,7 +272,7 @@ export async function dropPendingDeliveries(
     .updateTable('webhook_deliveries')
     .set({ status: 'failed', last_error: reason, updated_at: at })
     .where('webhook_id', '=', webhookId)
-    .where('status', '=', 'pending')
+    .where('status', '=', PENDING)
     .execute();
 }
 
@@ -268,7 +281,7 @@ export async function nextDueAt(db: Db): Promise<number | undefined> {
   const row = await db
     .selectFrom('webhook_deliveries')
     .select('next_attempt_at')
-    .where('status', '=', 'pending')
+    .where('status', '=', PENDING)
     .orderBy('next_attempt_at', 'asc')
     .limit(1)
     .executeTakeFirst();

@@ -93,25 +93,37 @@ export async function findWebhookStatuses(
   return new Map(rows.map((row) => [row.id, row.status]));
 }
 
-/** Counts one more event marked failed; returns the new count, or undefined when the webhook is gone. */
-export async function countFailedEvent(db: Db, id: string, at: number): Promise<number | undefined> {
+/**
+ * Updates the count of events failed in a row: `reset` (a success happened) starts it again
+ * from `failed`, otherwise `failed` is added. Returns the new count, or undefined when the
+ * webhook is gone.
+ */
+export async function recordFailedEvents(
+  db: Db,
+  id: string,
+  reset: boolean,
+  failed: number,
+  at: number,
+): Promise<number | undefined> {
+  if (reset && failed === 0) {
+    await db
+      .updateTable('webhooks')
+      .set({ consecutive_failed_events: 0 })
+      .where('id', '=', id)
+      .where('consecutive_failed_events', '>', 0)
+      .execute();
+    return 0;
+  }
   const row = await db
     .updateTable('webhooks')
-    .set((eb) => ({ consecutive_failed_events: eb('consecutive_failed_events', '+', 1), updated_at: at }))
+    .set((eb) => ({
+      consecutive_failed_events: reset ? failed : eb('consecutive_failed_events', '+', failed),
+      updated_at: at,
+    }))
     .where('id', '=', id)
     .returning('consecutive_failed_events')
     .executeTakeFirst();
   return row?.consecutive_failed_events;
-}
-
-export async function resetFailedEvents(db: Db, ids: readonly string[]): Promise<void> {
-  if (ids.length === 0) return;
-  await db
-    .updateTable('webhooks')
-    .set({ consecutive_failed_events: 0 })
-    .where('id', 'in', ids)
-    .where('consecutive_failed_events', '>', 0)
-    .execute();
 }
 
 /** Returns true when this call disabled it (it was active). */

@@ -31,8 +31,8 @@ async function deliveryRow(server: TestServer, webhookId: string, eventType: Eve
     .executeTakeFirst();
 }
 
-async function liveStream(server: TestServer, creatorId: string): Promise<string> {
-  const { stream } = await server.services.streams.create(creatorId, { title: 'Live now' });
+async function liveStream(server: TestServer, creatorId: string, title = 'Live now'): Promise<string> {
+  const { stream } = await server.services.streams.create(creatorId, { title });
   await server.services.streams.goLive(stream.id);
   return stream.id;
 }
@@ -255,22 +255,39 @@ for (const dialect of DIALECTS) {
     test('a success in between resets the count of failed events', async (t) => {
       const { server } = await startWebhookServer(t, {
         dialect,
-        webhooks: { retryDelaysMs: [], disableAfterFailedEvents: 2 },
+        webhooks: { retryDelaysMs: [100], disableAfterFailedEvents: 2 },
       });
-      const answers = [500, 200, 500, 200];
-      const receiver = await startReceiver((_r, index) => ({ status: answers[index] ?? 200 }));
+      // The ping and streams titled "fail" fail on every attempt; the others succeed.
+      const receiver = await startReceiver((request) => ({
+        status: request.body.type === 'ping' || request.body.data.title === 'fail' ? 500 : 200,
+      }));
       t.after(() => receiver.close());
       const account = await server.createAccount();
-      await registerWebhook(server, account.writeKey, receiver.url(), ['*']);
-      await receiver.waitForRequests(1);
-      for (let i = 0; i < 3; i++) {
-        await liveStream(server, account.userId);
-        await receiver.waitForRequests(i + 2);
-        await sleep(100);
+      const webhook = await registerWebhook(server, account.writeKey, receiver.url(), ['*']);
+      const settled = async (count: number) =>
+        eventually(async () => {
+          const rows = await server.services.database.db
+            .selectFrom('webhook_deliveries')
+            .select('status')
+            .where('webhook_id', '=', webhook.id)
+            .where('status', 'in', ['succeeded', 'failed'])
+            .execute();
+          return rows.length >= count ? true : undefined;
+        });
+      await settled(1); // the ping failed: 1 in a row
+      let events = 1;
+      for (const title of ['ok', 'fail', 'ok', 'fail']) {
+        await liveStream(server, account.userId, title);
+        await settled(++events);
       }
-      await sleep(300);
       const list = await server.request('GET', '/v1/webhooks', { key: account.readKey });
-      assert.equal(list.body.data[0].status, 'active');
+      assert.equal(list.body.data[0].status, 'active', 'never 2 failed events in a row');
+      // Two in a row now disables it.
+      await liveStream(server, account.userId, 'fail');
+      await eventually(async () => {
+        const after = await server.request('GET', '/v1/webhooks', { key: account.readKey });
+        return after.body.data[0].status === 'disabled' ? true : undefined;
+      });
     });
 
     test('410 Gone disables the webhook at once', async (t) => {

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 
 // Webhook registrations, one delivery row per (event, webhook) and one row per attempt.
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -44,23 +44,28 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .columns(['event_id', 'webhook_id'])
     .unique()
     .execute();
-  // Due pending rows (the claim), and sending rows whose lease ran out (recovery).
+  // Partial indexes hold only live rows (pending or sending), so the history of settled
+  // deliveries never slows a claim, and settling a row removes it from them. Queries repeat the
+  // status predicate as a literal so both planners can use them.
   await db.schema
-    .createIndex('webhook_deliveries_due')
+    .createIndex('webhook_deliveries_pending_due')
     .on('webhook_deliveries')
-    .columns(['status', 'next_attempt_at'])
+    .column('next_attempt_at')
+    .where(sql.ref('status'), '=', 'pending')
     .execute();
   await db.schema
-    .createIndex('webhook_deliveries_lease')
+    .createIndex('webhook_deliveries_pending_by_webhook')
     .on('webhook_deliveries')
-    .columns(['status', 'locked_until'])
+    .columns(['webhook_id', 'next_attempt_at'])
+    .where(sql.ref('status'), '=', 'pending')
     .execute();
-  // Claims take one webhook's most overdue rows; operators list a webhook's recent ones.
   await db.schema
-    .createIndex('webhook_deliveries_webhook_due')
+    .createIndex('webhook_deliveries_sending_lease')
     .on('webhook_deliveries')
-    .columns(['webhook_id', 'status', 'next_attempt_at'])
+    .column('locked_until')
+    .where(sql.ref('status'), '=', 'sending')
     .execute();
+  // Operators list a webhook's recent deliveries.
   await db.schema
     .createIndex('webhook_deliveries_webhook_recent')
     .on('webhook_deliveries')
