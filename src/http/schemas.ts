@@ -44,6 +44,9 @@ export const PageQuery = {
   cursor: Type.Optional(Type.String({ description: "The previous page's `pagination.next_cursor`." })),
 };
 
+/** For routes that take no query parameters: any given is `parameter_unknown`. */
+export const NoQuery = Type.Object({}, { additionalProperties: false });
+
 export const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) }, { additionalProperties: false });
 
 /** The error responses every authenticated route can give, for the OpenAPI document. */

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { CursorCodec } from '../http/pagination.ts';
 import { toPage } from '../http/pagination.ts';
 import { callerOf } from '../http/access.ts';
-import { commonErrorResponses, ErrorResponse, IdParams } from '../http/schemas.ts';
+import { commonErrorResponses, ErrorResponse, IdParams, NoQuery } from '../http/schemas.ts';
 import type { PublicUrls } from '../shared/public-urls.ts';
 import { CreateStreamBody, ListStreamsQuery, StreamDetail, StreamPage } from './stream.schemas.ts';
 import { toStreamDetail, toStreamListItem } from './stream.serializer.ts';
@@ -58,6 +58,7 @@ export const streamRoutes: FastifyPluginAsyncTypebox<StreamRoutesOptions> = asyn
         summary: 'Retrieve a stream',
         tags: ['streams'],
         params: IdParams,
+        querystring: NoQuery,
         response: { 200: StreamDetail, 404: ErrorResponse, ...commonErrorResponses },
       },
     },
@@ -75,6 +76,7 @@ export const streamRoutes: FastifyPluginAsyncTypebox<StreamRoutesOptions> = asyn
         operationId: 'createStream',
         summary: 'Create a stream, scheduled or in standby',
         tags: ['streams'],
+        querystring: NoQuery,
         body: CreateStreamBody,
         response: { 201: StreamDetail, 403: ErrorResponse, 413: ErrorResponse, ...commonErrorResponses },
       },
@@ -102,6 +104,7 @@ export const streamRoutes: FastifyPluginAsyncTypebox<StreamRoutesOptions> = asyn
         summary: "Replace a stream's secret stream key (creator only)",
         tags: ['streams'],
         params: IdParams,
+        querystring: NoQuery,
         response: { 200: StreamDetail, 403: ErrorResponse, 404: ErrorResponse, ...commonErrorResponses },
       },
     },

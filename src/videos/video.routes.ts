@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf } from '../http/access.ts';
 import { toPage, type CursorCodec } from '../http/pagination.ts';
-import { commonErrorResponses, ErrorResponse, IdParams } from '../http/schemas.ts';
+import { commonErrorResponses, ErrorResponse, IdParams, NoQuery } from '../http/schemas.ts';
 import type { PublicUrls } from '../shared/public-urls.ts';
 import { ListVideosQuery, VideoDetail, VideoPage } from './video.schemas.ts';
 import { toVideoDetail, toVideoListItem } from './video.serializer.ts';
@@ -56,6 +56,7 @@ export const videoRoutes: FastifyPluginAsyncTypebox<VideoRoutesOptions> = async 
         summary: 'Retrieve a video',
         tags: ['videos'],
         params: IdParams,
+        querystring: NoQuery,
         response: { 200: VideoDetail, 404: ErrorResponse, ...commonErrorResponses },
       },
     },

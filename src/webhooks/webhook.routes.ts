@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf } from '../http/access.ts';
-import { commonErrorResponses, ErrorResponse, IdParams } from '../http/schemas.ts';
+import { commonErrorResponses, ErrorResponse, IdParams, NoQuery } from '../http/schemas.ts';
 import { CreatedWebhook, CreateWebhookBody, DeletedWebhook, WebhookList } from './webhook.schemas.ts';
 import { toWebhook } from './webhook.serializer.ts';
 import type { WebhookService } from './webhook.service.ts';
@@ -18,6 +18,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
         operationId: 'createWebhook',
         summary: 'Register a webhook; its secret is shown only in this response, and a ping follows',
         tags: ['webhooks'],
+        querystring: NoQuery,
         body: CreateWebhookBody,
         response: {
           201: CreatedWebhook,
@@ -41,6 +42,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
         operationId: 'listWebhooks',
         summary: "List the account's webhooks (without secrets)",
         tags: ['webhooks'],
+        querystring: NoQuery,
         response: { 200: WebhookList, ...commonErrorResponses },
       },
     },
@@ -56,6 +58,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
         summary: 'Delete a webhook for good; deliveries to it stop at once',
         tags: ['webhooks'],
         params: IdParams,
+        querystring: NoQuery,
         response: { 200: DeletedWebhook, 403: ErrorResponse, 404: ErrorResponse, ...commonErrorResponses },
       },
     },

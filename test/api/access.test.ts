@@ -137,6 +137,35 @@ for (const dialect of DIALECTS) {
       assert.equal(ids.size, 4);
     });
 
+    test('every route refuses unknown query parameters', async (t) => {
+      const server = await startTestServer(t, { dialect });
+      const account = await server.createAccount();
+      const stream = await server.request('POST', '/v1/streams', {
+        key: account.writeKey,
+        body: { title: 's' },
+      });
+      const routes: [string, string, unknown][] = [
+        ['GET', '/v1/streams', undefined],
+        ['GET', `/v1/streams/${stream.body.id}`, undefined],
+        ['POST', '/v1/streams', { title: 't' }],
+        ['POST', `/v1/streams/${stream.body.id}/reset-stream-key`, undefined],
+        ['GET', '/v1/videos', undefined],
+        ['GET', '/v1/videos/vid_x', undefined],
+        ['GET', '/v1/webhooks', undefined],
+        ['POST', '/v1/webhooks', { url: 'https://example.com/hook', events: ['*'] }],
+        ['DELETE', '/v1/webhooks/wh_x', undefined],
+      ];
+      for (const [method, path, body] of routes) {
+        const res = await server.request(method, `${path}?expand=everything`, {
+          key: account.writeKey,
+          body,
+        });
+        assert.equal(res.status, 400, `${method} ${path}`);
+        assert.equal(res.body.error.code, 'parameter_unknown', `${method} ${path}`);
+        assert.equal(res.body.error.param, 'expand');
+      }
+    });
+
     test('unknown paths and methods answer with the error envelope, never a stack trace', async (t) => {
       const server = await startTestServer(t, { dialect });
       const account = await server.createAccount();
