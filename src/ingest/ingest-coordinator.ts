@@ -177,6 +177,11 @@ export class IngestCoordinator {
       'publish started',
     );
 
+    // A packager that dies (unreadable media, a backlog it cannot clear) ends the publish, so
+    // the encoder sees the failure and reconnects instead of pushing into nothing.
+    void packager.finished.then(() => {
+      if (!connection.closed) connection.disconnect();
+    });
     connection.onClose(() => {
       if (state.publisher === connection) state.publisher = undefined;
       packager.input.end();
@@ -200,7 +205,11 @@ export class IngestCoordinator {
       try {
         await this.deps.streams.goLive(state.streamId);
         state.live = true;
-        this.deps.logger.info({ streamId: state.streamId }, 'stream is live');
+        const firstFrame = state.publisher?.firstMediaAt;
+        this.deps.logger.info(
+          { streamId: state.streamId, msSinceFirstFrame: firstFrame && Date.now() - firstFrame },
+          'stream is live',
+        );
       } catch (error) {
         await this.resolveConflict(state, error);
       }
@@ -318,6 +327,15 @@ export class IngestCoordinator {
    */
   async tick(): Promise<void> {
     const { streams, viewers, logger } = this.deps;
+    for (const state of [...this.states.values()]) {
+      if (!state.live || state.finishing) continue;
+      const current = await streams.get(state.streamId).catch(() => undefined);
+      if (current?.status === 'ended') {
+        void state.enqueue(async () => {
+          this.stopBecauseEnded(state);
+        }, logger);
+      }
+    }
     const ids = new Set([...this.states.keys(), ...viewers.streamIds(), ...this.flushedCounts.keys()]);
     for (const id of ids) {
       const state = this.states.get(id);
@@ -331,13 +349,8 @@ export class IngestCoordinator {
       try {
         await streams.setViewerCount(id, count);
       } catch (error) {
+        // A stream that is not live (any more) has no viewer count to keep.
         if (!(error instanceof AppError)) logger.error({ err: error, streamId: id }, 'viewer count failed');
-        else if (state && error.code === 'state_conflict') {
-          void state.enqueue(async () => {
-            const current = await streams.get(id);
-            if (current.status === 'ended') this.stopBecauseEnded(state);
-          }, logger);
-        }
       }
     }
     for (const state of this.states.values()) {

@@ -32,8 +32,8 @@ export class PublishConnection {
   private pendingBytes = 0;
   private sink: FlvSink | undefined;
   private readonly closeListeners: (() => void)[] = [];
-  private firstMediaListener: (() => void) | undefined;
-  private sawMedia = false;
+  /** When the first audio or video frame arrived (epoch ms), for time-to-live figures. */
+  firstMediaAt: number | undefined;
 
   constructor(socket: net.Socket, rtmp: Rtmp, app: string, streamKey: string) {
     this.socket = socket;
@@ -76,20 +76,12 @@ export class PublishConnection {
     else this.closeListeners.push(listener);
   }
 
-  /** Called once, when the first audio or video frame arrives. */
-  onFirstMedia(listener: () => void): void {
-    this.firstMediaListener = listener;
-  }
-
   /** @internal the server feeds packets here. */
   receive(packet: AVPacket): void {
     if (this.state === 'closed') return;
     // Script data (the encoder's metadata) is left out: ffmpeg finds the streams from the media.
     if (packet.codec_type !== AUDIO && packet.codec_type !== VIDEO) return;
-    if (!this.sawMedia) {
-      this.sawMedia = true;
-      this.firstMediaListener?.();
-    }
+    this.firstMediaAt ??= Date.now();
     const tag = Flv.createMessage(packet);
     if (this.state === 'accepted') {
       this.sink?.write(tag);

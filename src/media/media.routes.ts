@@ -31,8 +31,10 @@ export async function mediaRoutes(app: FastifyInstance, options: MediaRoutesOpti
     const file = paths.streamFile(id, name);
     let cache: CacheRule = 'immutable';
     if (name === PLAYLIST_FILE && file !== undefined) {
-      viewers.seen(id, viewerOf(request));
-      cache = (await readPlaylist(file)).ended ? 'finished' : 'live-playlist';
+      const playlist = await readPlaylist(file);
+      // Only players of a stream with live media count (never arbitrary ids someone requests).
+      if (!playlist.ended && playlist.segments.length > 0) viewers.seen(id, viewerOf(request));
+      cache = playlist.ended ? 'finished' : 'live-playlist';
     } else if (name === THUMBNAIL_FILE) {
       cache = 'short';
     }

@@ -163,6 +163,26 @@ for (const dialect of DIALECTS) {
       );
     });
 
+    test('an operator ending a live stream disconnects its encoder and keeps the recording', async (t) => {
+      const server = await startMediaServer(t, { dialect, reconnectWindowSeconds: 30 });
+      const account = await server.createAccount();
+      const created = await server.createStream(account);
+      const push = pushTestPattern(`${created.ingest.rtmp_url}/${created.ingest.stream_key}`, 30);
+      await waitFor('live', async () => (await server.events('stream.started')).length === 1);
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      await server.services.streams.end(created.id); // what `tributary streams end` does
+      const exit = await push.exited;
+      assert.ok(exit.at - push.startedAt < 20_000, 'the encoder was cut off, not left pushing for 30 s');
+      const published = await waitFor(
+        'video.published',
+        async () => (await server.events('video.published'))[0],
+      );
+      assert.equal(published.data.source_stream_id, created.id);
+      assert.equal((await server.events('stream.ended')).length, 1);
+      const again = pushTestPattern(`${created.ingest.rtmp_url}/${created.ingest.stream_key}`, 10);
+      assert.notEqual((await again.exited).code, 0);
+    });
+
     test('a stream created with record: false ends without leaving a video', async (t) => {
       const server = await startMediaServer(t, { dialect, reconnectWindowSeconds: 2 });
       const account = await server.createAccount();
