@@ -1,6 +1,5 @@
 // Watch pages (`stream_url`, `video_url`), the JSON they poll for status and viewers, and
 // their assets: the project's own player script and hls.js from node_modules, never a CDN.
-import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -70,9 +69,4 @@ export async function watchRoutes(app: FastifyInstance, options: WatchRoutesOpti
     { config: { auth: 'none' }, schema },
     async (request, reply) => sendFile(reply, ASSETS[request.params.name], 'asset'),
   );
-}
-
-/** Whether the watch page's own files are in place (they ship with the project). */
-export function watchAssetsPresent(): boolean {
-  return Object.values(ASSETS).every((file) => fs.existsSync(file));
 }
