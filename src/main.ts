@@ -2,6 +2,7 @@
 // dispatches, and turns every failure into a clear message and a non-zero exit.
 import { parse, UsageError } from './cli/args.ts';
 import * as ops from './cli/operator-commands.ts';
+import { videosImport } from './cli/media-commands.ts';
 import * as webhookOps from './cli/webhook-commands.ts';
 import type { Command } from './cli/operator-commands.ts';
 import { ConfigError, loadConfig } from './config.ts';
@@ -17,6 +18,7 @@ const COMMANDS: Record<string, Command> = {
   'streams end': ops.streamsEnd,
   'streams viewers': ops.streamsViewers,
   'videos publish': ops.videosPublish,
+  'videos import': videosImport,
   'subscriptions create': ops.subscriptionsCreate,
   'subscriptions cancel': ops.subscriptionsCancel,
   migrate: ops.migrate,

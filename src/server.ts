@@ -5,6 +5,9 @@ import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { createLogger } from './logger.ts';
 import { createRateLimitStore } from './http/rate-limit-factory.ts';
+import { startIngest, type IngestHandle } from './ingest/ingest.ts';
+import { mediaPlugin } from './media/media.plugin.ts';
+import { ViewerTracker } from './media/viewer-tracker.ts';
 import { openRuntime, type Runtime } from './runtime.ts';
 import type { DeliveryWorker } from './webhooks/delivery-worker.ts';
 import { startDeliveryWorker } from './webhooks/worker-runner.ts';
@@ -18,6 +21,8 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
   const runtime = await openRuntime(config);
   const demo = await createDemoAccountIfEmpty(runtime);
   const rateLimits = createRateLimitStore(config, logger);
+  // Player fetches counted by the media routes, flushed to the streams by the ingest.
+  const viewers = new ViewerTracker(runtime.services.clock);
   const app = await buildApp({
     services: runtime.services,
     rateLimits: rateLimits.store,
@@ -26,6 +31,7 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
     rateLimitPerIp: config.rateLimitPerIp,
     trustProxy: config.trustProxy,
     logger,
+    plugins: [mediaPlugin({ services: runtime.services, dataDir: config.dataDir, viewers })],
   });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
@@ -35,8 +41,14 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
   process.stdout.write(`\nTributary API listening at ${baseUrl}\n`);
   if (demo) printDemoAccount(demo, baseUrl);
 
+  const ingest = await startIngest({ config, services: runtime.services, logger, viewers });
+  process.stdout.write(
+    ingest.enabled
+      ? `RTMP ingest at ${runtime.services.urls.rtmpIngest} (publish with a stream's ingest.stream_key)\n`
+      : `Live ingest and media are OFF: ${ingest.reason}\n`,
+  );
   const worker = options.worker ? await startDeliveryWorker(runtime, logger) : undefined;
-  installShutdown(app, runtime, logger, worker, () => rateLimits.store.close());
+  installShutdown(app, runtime, logger, worker, ingest, () => rateLimits.store.close());
 }
 
 interface DemoAccount {
@@ -78,6 +90,7 @@ function installShutdown(
   runtime: Runtime,
   logger: FastifyInstance['log'],
   worker: DeliveryWorker | undefined,
+  ingest: IngestHandle,
   closeRateLimits: () => Promise<void>,
 ): void {
   let closing = false;
@@ -91,7 +104,7 @@ function installShutdown(
     }, 20_000);
     force.unref();
     // The worker finishes its attempts in flight and records them, leaving nothing claimed.
-    Promise.all([app.close(), worker?.stop()])
+    Promise.all([app.close(), worker?.stop(), ingest.close()])
       .then(() => Promise.all([runtime.close(), closeRateLimits()]))
       .then(() => {
         logger.info('stopped');

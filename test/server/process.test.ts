@@ -20,7 +20,7 @@ interface Started {
 async function startServer(env: Record<string, string>): Promise<Started> {
   const child = spawn(process.execPath, ['src/main.ts', 'serve'], {
     cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
+    env: { PATH: process.env.PATH ?? '', PORT: '0', RTMP_PORT: '0', HOST: '127.0.0.1', ...env },
   });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
