@@ -37,18 +37,19 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const baseUrl = `http://localhost:${port}/v1`;
-  logger.info({ baseUrl, database: runtime.services.database.dialect, worker: options.worker }, 'listening');
-  process.stdout.write(`\nTributary API listening at ${baseUrl}\n`);
-  if (demo) printDemoAccount(demo, baseUrl);
-
   const ingest = await startIngest({ config, services: runtime.services, logger, viewers });
-  process.stdout.write(
-    ingest.enabled
-      ? `RTMP ingest at ${runtime.services.urls.rtmpIngest} (publish with a stream's ingest.stream_key)\n`
-      : `Live ingest and media are OFF: ${ingest.reason}\n`,
-  );
   const worker = options.worker ? await startDeliveryWorker(runtime, logger) : undefined;
   installShutdown(app, runtime, logger, worker, ingest, () => rateLimits.store.close());
+
+  // Announced once every part runs, so whoever waits for this line can rely on all of them.
+  logger.info({ baseUrl, database: runtime.services.database.dialect, worker: options.worker }, 'listening');
+  process.stdout.write(`\nTributary API listening at ${baseUrl}\n`);
+  process.stdout.write(
+    ingest.enabled
+      ? `RTMP ingest at rtmp://${new URL(config.publicUrl).hostname}:${ingest.rtmpPort}/live (publish with a stream's ingest.stream_key)\n`
+      : `Live ingest and media are OFF: ${ingest.reason}\n`,
+  );
+  if (demo) printDemoAccount(demo, baseUrl);
 }
 
 interface DemoAccount {
