@@ -15,6 +15,8 @@ import { createLogger } from '../../src/logger.ts';
 import { mediaPlugin } from '../../src/media/media.plugin.ts';
 import { ViewerTracker } from '../../src/media/viewer-tracker.ts';
 import { systemClock } from '../../src/shared/clock.ts';
+import { DeliveryWorker } from '../../src/webhooks/delivery-worker.ts';
+import { testCa } from './test-ca.ts';
 import { createTestDatabase, type TestDatabase } from './databases.ts';
 import type { Account, ApiResponse } from './server.ts';
 
@@ -26,6 +28,8 @@ export interface MediaServerOptions {
   viewerWindowMs?: number;
   rateLimitPerIp?: number;
   ffmpegPath?: string;
+  /** Also run the webhook delivery worker, trusting the test CA, as `serve` does. */
+  deliverWebhooks?: boolean;
 }
 
 export interface OutboxEvent {
@@ -152,8 +156,14 @@ export async function startMediaServer(
     reconnectWindowSeconds: options.reconnectWindowSeconds ?? 3,
     ffmpegPath: options.ffmpegPath ?? 'ffmpeg',
   };
+  const webhookConfig = {
+    retryDelaysMs: [200, 400],
+    timeoutMs: 2000,
+    disableAfterFailedEvents: 3,
+    allowPrivateTargets: true,
+  };
   const services = createServices(
-    { publicUrl: origin, ingest: ingestConfig },
+    { publicUrl: origin, ingest: ingestConfig, webhooks: webhookConfig },
     handle,
     Buffer.alloc(32, 9),
     systemClock,
@@ -186,7 +196,20 @@ export async function startMediaServer(
     host: '127.0.0.1',
     thumbnailIntervalMs: options.thumbnailIntervalMs,
   });
+  const worker = options.deliverWebhooks
+    ? new DeliveryWorker({
+        database: handle,
+        clock: systemClock,
+        config: webhookConfig,
+        secrets: services.webhookSecrets,
+        logger,
+        listenUrl: handle.dialect === 'postgres' ? database.url : undefined,
+        ca: testCa().caPem,
+      })
+    : undefined;
+  await worker?.start();
   t.after(async () => {
+    await worker?.stop();
     // TEST_MEDIA_LOGS=1 shows the service's log of each media test, for diagnosis.
     if (process.env.TEST_MEDIA_LOGS === '1') process.stderr.write(`${logs.join('\n')}\n`);
     await ingest.close();

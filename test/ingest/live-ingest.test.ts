@@ -5,6 +5,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { DIALECTS } from '../helpers/databases.ts';
 import { startMediaServer } from '../helpers/media-server.ts';
+import { createHmac } from 'node:crypto';
+import { startReceiver } from '../helpers/https-receiver.ts';
 import { countSegments, countVideoFrames, probe, pushTestPattern, waitFor } from '../helpers/media-tools.ts';
 
 const RECONNECT_WINDOW_SECONDS = 3;
@@ -15,8 +17,17 @@ for (const dialect of DIALECTS) {
       const server = await startMediaServer(t, {
         dialect,
         reconnectWindowSeconds: RECONNECT_WINDOW_SECONDS,
+        deliverWebhooks: true,
       });
       const account = await server.createAccount('Pattern Studio');
+      // The creator's webhook hears about the stream, as an integrator's server would.
+      const receiver = await startReceiver();
+      t.after(() => receiver.close());
+      const hook = await server.request('POST', '/v1/webhooks', {
+        key: account.writeKey,
+        body: { url: receiver.url('/hooks'), events: ['stream.started', 'stream.ended', 'video.published'] },
+      });
+      assert.equal(hook.status, 201);
       const created = await server.createStream(account, { title: 'Bars and tone', category: 'coding' });
       const { stream_key: streamKey, rtmp_url: rtmpUrl } = created.ingest;
       assert.equal(rtmpUrl, `rtmp://127.0.0.1:${server.rtmpPort}/live`);
@@ -154,6 +165,23 @@ for (const dialect of DIALECTS) {
       const late = pushTestPattern(`${rtmpUrl}/${streamKey}`, 4);
       assert.notEqual((await late.exited).code, 0);
       assert.equal((await server.events('stream.started')).length, 1);
+
+      // Each lifecycle event reached the webhook once, signed, and never with the stream key.
+      const deliveries = await waitFor('the three deliveries', async () => {
+        const got = receiver.requests.filter((r) => r.body?.type !== 'ping');
+        return got.length >= 3 ? got : undefined;
+      });
+      assert.deepEqual(deliveries.map((r) => r.body.type).sort(), [
+        'stream.ended',
+        'stream.started',
+        'video.published',
+      ]);
+      for (const delivery of deliveries) {
+        const expected = createHmac('sha256', hook.body.secret).update(delivery.rawBody).digest('hex');
+        assert.equal(delivery.headers['x-service-signature'], expected);
+        assert.equal(delivery.rawBody.toString().includes(streamKey), false);
+      }
+      assert.equal(deliveries.find((r) => r.body.type === 'video.published')?.body.data.id, videoId);
 
       // The key never reached a log line.
       assert.ok(server.logs.some((line) => line.includes('publish refused')));
