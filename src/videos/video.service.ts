@@ -47,61 +47,17 @@ export class VideoService {
 
   /** Creates a video that is publicly available at once, and emits video.published with it. */
   async publish(input: PublishVideoInput): Promise<VideoRow> {
-    const title = input.title.trim();
-    if (title.length === 0 || codePoints(title) > 120) {
-      throw invalidParameter('title', 'The title must be 1 to 120 characters.');
-    }
-    if (!Number.isInteger(input.durationSeconds) || input.durationSeconds < 0) {
-      throw invalidParameter('duration_seconds', 'The duration must be a whole number of seconds.');
-    }
-    const category = input.category ?? DEFAULT_STREAM_CATEGORY;
-    if (!(CATEGORIES as readonly string[]).includes(category)) {
-      throw invalidParameter('category', `The category must be one of: ${CATEGORIES.join(', ')}.`);
-    }
-    const chapters = [...(input.chapters ?? [])].sort((a, b) => a.start_seconds - b.start_seconds);
-    for (const chapter of chapters) {
-      if (!Number.isInteger(chapter.start_seconds) || chapter.start_seconds < 0) {
-        throw invalidParameter('chapters', 'A chapter starts at a whole number of seconds.');
-      }
-      if (chapter.start_seconds > input.durationSeconds) {
-        throw invalidParameter('chapters', `Chapter '${chapter.title}' starts after the end of the video.`);
-      }
-    }
-
+    const details = checkDetails(input);
+    checkDuration(input.durationSeconds);
+    const chapters = checkChapters(input.chapters ?? [], input.durationSeconds);
     return this.db.transaction().execute(async (trx) => {
-      if (!(await findUser(trx, input.creatorId))) throw notFound('user', input.creatorId);
-      const sourceStreamId = input.sourceStreamId ?? null;
-      if (sourceStreamId !== null) {
-        const stream = await findStream(trx, sourceStreamId);
-        if (!stream) throw notFound('stream', sourceStreamId);
-        if (stream.creator_id !== input.creatorId) {
-          throw invalidParameter('source_stream_id', 'The source stream belongs to another creator.');
-        }
-      }
       const now = this.clock.now();
-      const row: VideoRow = {
-        id: newId('vid'),
-        creator_id: input.creatorId,
-        title,
-        description: input.description ?? null,
-        category,
-        duration_seconds: input.durationSeconds,
-        view_count: 0,
-        privacy: input.privacy ?? 'public',
-        source_stream_id: sourceStreamId,
-        published_at: now,
-        chapters: JSON.stringify(chapters),
-        tags: JSON.stringify([...new Set(input.tags ?? [])]),
-        created_at: now,
-        updated_at: now,
-      };
-      await repo.insertVideo(trx, row);
-      await recordEvent(trx, {
-        type: 'video.published',
-        accountId: row.creator_id,
-        at: now,
-        data: toVideoDetail(row, this.urls),
+      const row = await this.insert(trx, now, input, details, {
+        durationSeconds: input.durationSeconds,
+        chapters,
+        publishedAt: now,
       });
+      await this.recordPublished(trx, row, now);
       return row;
     });
   }
@@ -123,68 +79,33 @@ export class VideoService {
     });
   }
 
-  // Ingest and media (issue 4): a video whose media is still being packaged exists first as a
-  // draft (published_at null: invisible to everyone but its creator, no event), and becomes
-  // public with video.published only once its playlist and thumbnail are in place, so the
-  // event's playback_url works the moment a webhook receiver reads it.
+  // Ingest and media: a video whose media is still being packaged exists first as a draft
+  // (published_at null: invisible to everyone but its creator, no event), and becomes public
+  // with video.published only once its playlist and thumbnail are in place, so the event's
+  // playback_url works the moment a webhook receiver reads it.
 
   /** Creates the draft with the same rules as publish; its duration is set on publishing. */
   async createDraft(input: Omit<PublishVideoInput, 'durationSeconds' | 'chapters'>): Promise<VideoRow> {
-    const title = input.title.trim();
-    if (title.length === 0 || codePoints(title) > 120) {
-      throw invalidParameter('title', 'The title must be 1 to 120 characters.');
-    }
-    const category = input.category ?? DEFAULT_STREAM_CATEGORY;
-    if (!(CATEGORIES as readonly string[]).includes(category)) {
-      throw invalidParameter('category', `The category must be one of: ${CATEGORIES.join(', ')}.`);
-    }
-    return this.db.transaction().execute(async (trx) => {
-      if (!(await findUser(trx, input.creatorId))) throw notFound('user', input.creatorId);
-      const sourceStreamId = input.sourceStreamId ?? null;
-      if (sourceStreamId !== null) {
-        const stream = await findStream(trx, sourceStreamId);
-        if (!stream) throw notFound('stream', sourceStreamId);
-        if (stream.creator_id !== input.creatorId) {
-          throw invalidParameter('source_stream_id', 'The source stream belongs to another creator.');
-        }
-      }
-      const now = this.clock.now();
-      const row: VideoRow = {
-        id: newId('vid'),
-        creator_id: input.creatorId,
-        title,
-        description: input.description ?? null,
-        category,
-        duration_seconds: 0,
-        view_count: 0,
-        privacy: input.privacy ?? 'public',
-        source_stream_id: sourceStreamId,
-        published_at: null,
-        chapters: '[]',
-        tags: JSON.stringify([...new Set(input.tags ?? [])]),
-        created_at: now,
-        updated_at: now,
-      };
-      await repo.insertVideo(trx, row);
-      return row;
-    });
+    const details = checkDetails(input);
+    return this.db
+      .transaction()
+      .execute((trx) =>
+        this.insert(trx, this.clock.now(), input, details, {
+          durationSeconds: 0,
+          chapters: [],
+          publishedAt: null,
+        }),
+      );
   }
 
   /** Makes a draft public with its measured duration and emits video.published with it. */
   async publishDraft(id: string, durationSeconds: number): Promise<VideoRow> {
-    if (!Number.isInteger(durationSeconds) || durationSeconds < 0) {
-      throw invalidParameter('duration_seconds', 'The duration must be a whole number of seconds.');
-    }
+    checkDuration(durationSeconds);
     return this.db.transaction().execute(async (trx) => {
       const now = this.clock.now();
       const row = await repo.markVideoPublished(trx, id, durationSeconds, now);
       if (!row) throw notFound('video', id);
-      await recordEvent(trx, {
-        type: 'video.published',
-        accountId: row.creator_id,
-        at: now,
-        data: toVideoDetail(row, this.urls),
-      });
+      await this.recordPublished(trx, row, now);
       return row;
     });
   }
@@ -193,6 +114,87 @@ export class VideoService {
   async discardDraft(id: string): Promise<void> {
     await repo.deleteUnpublishedVideo(this.db, id);
   }
+
+  /** Inserts a new video row after checking its creator and source stream exist. */
+  private async insert(
+    trx: Db,
+    now: number,
+    input: Omit<PublishVideoInput, 'durationSeconds' | 'chapters'>,
+    details: { title: string; category: string },
+    media: { durationSeconds: number; chapters: Chapter[]; publishedAt: number | null },
+  ): Promise<VideoRow> {
+    if (!(await findUser(trx, input.creatorId))) throw notFound('user', input.creatorId);
+    const sourceStreamId = input.sourceStreamId ?? null;
+    if (sourceStreamId !== null) {
+      const stream = await findStream(trx, sourceStreamId);
+      if (!stream) throw notFound('stream', sourceStreamId);
+      if (stream.creator_id !== input.creatorId) {
+        throw invalidParameter('source_stream_id', 'The source stream belongs to another creator.');
+      }
+    }
+    const row: VideoRow = {
+      id: newId('vid'),
+      creator_id: input.creatorId,
+      title: details.title,
+      description: input.description ?? null,
+      category: details.category,
+      duration_seconds: media.durationSeconds,
+      view_count: 0,
+      privacy: input.privacy ?? 'public',
+      source_stream_id: sourceStreamId,
+      published_at: media.publishedAt,
+      chapters: JSON.stringify(media.chapters),
+      tags: JSON.stringify([...new Set(input.tags ?? [])]),
+      created_at: now,
+      updated_at: now,
+    };
+    await repo.insertVideo(trx, row);
+    return row;
+  }
+
+  private async recordPublished(trx: Db, row: VideoRow, at: number): Promise<void> {
+    await recordEvent(trx, {
+      type: 'video.published',
+      accountId: row.creator_id,
+      at,
+      data: toVideoDetail(row, this.urls),
+    });
+  }
+}
+
+function checkDetails(input: { title: string; category?: string | undefined }): {
+  title: string;
+  category: string;
+} {
+  const title = input.title.trim();
+  if (title.length === 0 || codePoints(title) > 120) {
+    throw invalidParameter('title', 'The title must be 1 to 120 characters.');
+  }
+  const category = input.category ?? DEFAULT_STREAM_CATEGORY;
+  if (!(CATEGORIES as readonly string[]).includes(category)) {
+    throw invalidParameter('category', `The category must be one of: ${CATEGORIES.join(', ')}.`);
+  }
+  return { title, category };
+}
+
+function checkDuration(seconds: number): void {
+  if (!Number.isInteger(seconds) || seconds < 0) {
+    throw invalidParameter('duration_seconds', 'The duration must be a whole number of seconds.');
+  }
+}
+
+/** Chapters sorted by start, each starting at a whole second inside the video. */
+function checkChapters(chapters: Chapter[], durationSeconds: number): Chapter[] {
+  const sorted = [...chapters].sort((a, b) => a.start_seconds - b.start_seconds);
+  for (const chapter of sorted) {
+    if (!Number.isInteger(chapter.start_seconds) || chapter.start_seconds < 0) {
+      throw invalidParameter('chapters', 'A chapter starts at a whole number of seconds.');
+    }
+    if (chapter.start_seconds > durationSeconds) {
+      throw invalidParameter('chapters', `Chapter '${chapter.title}' starts after the end of the video.`);
+    }
+  }
+  return sorted;
 }
 
 /** Length in Unicode code points, as the API's limits count characters. */
