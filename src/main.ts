@@ -26,8 +26,10 @@ const COMMANDS: Record<string, Command> = {
   'webhooks retry': webhookOps.webhooksRetry,
 };
 
-const SERVE_USAGE =
-  'tributary serve [--no-worker]\n  Starts the API (and, unless --no-worker, the webhook delivery worker).';
+const SERVE_USAGE = [
+  'tributary serve [--no-worker] [--no-ingest]',
+  '  Starts the API with the RTMP ingest (unless --no-ingest) and the webhook delivery worker (unless --no-worker).',
+].join('\n');
 
 function overview(): string {
   return [
@@ -47,14 +49,18 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
 
   if (argv[0] === 'serve') {
-    const { values } = parse(argv.slice(1), { 'no-worker': { type: 'boolean' } }, SERVE_USAGE);
+    const { values } = parse(
+      argv.slice(1),
+      { 'no-worker': { type: 'boolean' }, 'no-ingest': { type: 'boolean' } },
+      SERVE_USAGE,
+    );
     if (values.help === true) {
       process.stdout.write(`${SERVE_USAGE}\n`);
       return 0;
     }
     // Loaded only here: the HTTP stack is not needed by the other commands.
     const { serve } = await import('./server.ts');
-    await serve(config, { worker: values['no-worker'] !== true });
+    await serve(config, { worker: values['no-worker'] !== true, ingest: values['no-ingest'] !== true });
     return -1; // keeps running until a signal
   }
 

@@ -14,6 +14,7 @@ import { startDeliveryWorker } from './webhooks/worker-runner.ts';
 
 export interface ServeOptions {
   worker: boolean;
+  ingest: boolean;
 }
 
 export async function serve(config: Config, options: ServeOptions): Promise<void> {
@@ -37,10 +38,20 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const baseUrl = `http://localhost:${port}/v1`;
-  const ingest = await startIngest({ config, services: runtime.services, logger, viewers });
-  const worker = options.worker ? await startDeliveryWorker(runtime, logger) : undefined;
+  let ingest: IngestHandle;
+  let worker: DeliveryWorker | undefined;
+  try {
+    ingest = options.ingest
+      ? await startIngest({ config, services: runtime.services, logger, viewers })
+      : { enabled: false, reason: 'started with --no-ingest', close: async () => undefined };
+    worker = options.worker ? await startDeliveryWorker(runtime, logger) : undefined;
+  } catch (error) {
+    // Nothing half-started is left listening: the process ends with the error.
+    await app.close();
+    await Promise.all([runtime.close(), rateLimits.store.close()]);
+    throw error;
+  }
   installShutdown(app, runtime, logger, worker, ingest, () => rateLimits.store.close());
-
   // Announced once every part runs, so whoever waits for this line can rely on all of them.
   logger.info({ baseUrl, database: runtime.services.database.dialect, worker: options.worker }, 'listening');
   process.stdout.write(`\nTributary API listening at ${baseUrl}\n`);

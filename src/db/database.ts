@@ -30,6 +30,9 @@ export function openDatabase(url: string, options: { poolSize?: number } = {}): 
       max: options.poolSize ?? 10,
       types: postgresTypes(),
     });
+    // An idle pooled connection that the server drops (a restart, a failover) is discarded by
+    // the pool and replaced on the next query; without a listener its error would end the process.
+    pool.on('error', () => undefined);
     const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }

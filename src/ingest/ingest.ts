@@ -62,13 +62,15 @@ export async function startIngest(options: IngestOptions): Promise<IngestHandle>
   try {
     rtmpPort = await rtmp.listen(config.ingest.rtmpPort, options.host);
   } catch (error) {
+    // Like a missing ffmpeg, a busy port turns ingest off and says so; the API still serves
+    // (several API processes on one host: one of them holds the RTMP port).
     const code = (error as NodeJS.ErrnoException).code;
-    throw new Error(
+    const reason =
       code === 'EADDRINUSE'
-        ? `RTMP_PORT ${config.ingest.rtmpPort} is already in use; stop the other program or set RTMP_PORT.`
-        : `The RTMP ingest could not listen on port ${config.ingest.rtmpPort}: ${(error as Error).message}`,
-      { cause: error },
-    );
+        ? `RTMP_PORT ${config.ingest.rtmpPort} is already in use (another process or program holds it; set RTMP_PORT or run this one with --no-ingest)`
+        : `the RTMP listener could not start on port ${config.ingest.rtmpPort}: ${(error as Error).message}`;
+    logger.warn({ reason }, 'live ingest is off');
+    return { enabled: false, reason, close: async () => undefined };
   }
   await coordinator.adoptInterruptedStreams();
 

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
@@ -147,5 +148,29 @@ describe('the server process', () => {
     assert.equal(await response, 201);
     assert.equal(await server.exited, 0);
     assert.match(server.output(), /"msg":"stopped"/);
+  });
+
+  test('a busy RTMP port turns ingest off with a clear message; the API still serves', async (t) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-proc-'));
+    t.after(() => {
+      fs.rmSync(dir, { recursive: true, force: true });
+    });
+    const squatter = net.createServer();
+    await new Promise<void>((resolve) => squatter.listen(0, '0.0.0.0', resolve));
+    t.after(() => squatter.close());
+    const busyPort = (squatter.address() as net.AddressInfo).port;
+    const server = await startServer({ DATABASE_URL: path.join(dir, 't.db'), RTMP_PORT: String(busyPort) });
+    t.after(() => server.child.kill('SIGKILL'));
+    assert.match(
+      server.output(),
+      new RegExp(`Live ingest and media are OFF: RTMP_PORT ${busyPort} is already in use`),
+    );
+    const writeKey = /write key: (tk_\S+)/.exec(server.output())?.[1] ?? '';
+    const res = await fetch(`${server.baseUrl}/streams`, {
+      headers: { authorization: `Bearer ${writeKey}` },
+    });
+    assert.equal(res.status, 200);
+    server.child.kill('SIGTERM');
+    assert.equal(await server.exited, 0);
   });
 });
