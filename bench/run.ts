@@ -28,6 +28,8 @@ import {
 } from './report.ts';
 import { seedDatabase } from './seed.ts';
 
+const PRODUCTION_NODE_FLAGS = ['--max-semi-space-size=8'];
+
 const { values: flags } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
@@ -85,7 +87,11 @@ async function benchApi(): Promise<boolean> {
     port: SERVICE_PORT,
     logFile: path.join(WORK_DIR, 'service.log'),
     readyPath: '/healthz',
-    nodeFlags: flags.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+    // The flags `npm start` and `bin/tributary.js` run the service with.
+    nodeFlags: [
+      ...PRODUCTION_NODE_FLAGS,
+      ...(flags.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+    ],
   });
   const bare = await startServer({
     script: 'bench/bare-server.ts',
@@ -94,6 +100,7 @@ async function benchApi(): Promise<boolean> {
     port: BARE_PORT,
     logFile: path.join(WORK_DIR, 'bare.log'),
     readyPath: '/healthz',
+    nodeFlags: PRODUCTION_NODE_FLAGS,
   });
 
   try {

@@ -1,4 +1,17 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=8
 // The `tributary` command. TypeScript runs natively on Node 24 (type stripping), so the
-// CLI loads its source directly.
-import '../src/main.ts';
+// CLI loads its source directly. A smaller young generation (8 MB semi-spaces instead of V8's
+// default for a large machine) keeps the server's peak memory down at no measured cost in
+// throughput; `npm start` passes the same flag.
+import process from 'node:process';
+
+const major = Number(process.versions.node.split('.')[0]);
+if (major < 24) {
+  process.stderr.write(
+    `tributary needs Node.js 24 or newer; this is ${process.version}.\n` +
+      'Run it as `npx tributary ...` from the project folder (npm puts the pinned Node 24 from\n' +
+      'node_modules/.bin first on PATH), or install Node.js 24.\n',
+  );
+  process.exit(2);
+}
+await import('../src/main.ts');
