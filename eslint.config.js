@@ -6,7 +6,7 @@ import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
-  { ignores: ['node_modules/', 'data/', 'coverage/', 'public/vendor/'] },
+  { ignores: ['node_modules/', 'data/', 'coverage/', 'public/vendor/', '.bench/'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {

@@ -87,15 +87,13 @@ export class VideoService {
   /** Creates the draft with the same rules as publish; its duration is set on publishing. */
   async createDraft(input: Omit<PublishVideoInput, 'durationSeconds' | 'chapters'>): Promise<VideoRow> {
     const details = checkDetails(input);
-    return this.db
-      .transaction()
-      .execute((trx) =>
-        this.insert(trx, this.clock.now(), input, details, {
-          durationSeconds: 0,
-          chapters: [],
-          publishedAt: null,
-        }),
-      );
+    return this.db.transaction().execute((trx) =>
+      this.insert(trx, this.clock.now(), input, details, {
+        durationSeconds: 0,
+        chapters: [],
+        publishedAt: null,
+      }),
+    );
   }
 
   /** Makes a draft public with its measured duration and emits video.published with it. */
