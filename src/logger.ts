@@ -24,8 +24,8 @@ export function createLogger(level: LogLevel, destination?: pino.DestinationStre
         censor: '[redacted]',
       },
     },
-    // Lines are written in batches of about 4 KiB instead of one write per line; pino flushes
-    // what is left when the process exits.
-    destination ?? pino.destination({ fd: 1, sync: false, minLength: 4096 }),
+    // Asynchronous writes, but no minimum batch: a quiet service must not hold a line back
+    // from an operator tailing the log.
+    destination ?? pino.destination({ fd: 1, sync: false }),
   );
 }
