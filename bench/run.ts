@@ -3,10 +3,14 @@
 // loopback HTTP with autocannon, runs the same requests against a bare node:http server on the
 // same file as the practical ceiling, and checks the targets of issue 2.
 //
-//   npm run bench                      full run (about 4 minutes), then the delivery bench
+//   npm run bench                      the API (about 4 minutes), then the delivery bench
 //   npm run bench -- --quick           smoke run: small data, short durations
 //   npm run bench -- --no-deliveries   the API only
-//   npm run bench -- --deliveries      the webhook delivery bench only
+//   npm run bench -- --deliveries      the webhook delivery bench only (bench/deliveries.ts)
+//   npm run bench -- --ingest          live ingest only (bench/ingest.ts; needs ffmpeg)
+//   npm run bench -- --scale           scale-out only: 1 and 2 API processes and workers on
+//                                      PostgreSQL + Redis (bench/scale.ts; needs TEST_POSTGRES_URL
+//                                      and TEST_REDIS_URL)
 //   npm run bench -- --profile         also writes a CPU profile of the service to .bench/profiles
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,6 +30,9 @@ import {
   type ScenarioResult,
   type TargetCheck,
 } from './report.ts';
+import { benchDeliveries } from './deliveries.ts';
+import { benchIngest } from './ingest.ts';
+import { benchScale } from './scale.ts';
 import { seedDatabase } from './seed.ts';
 
 const PRODUCTION_NODE_FLAGS = ['--max-semi-space-size=8'];
@@ -35,6 +42,8 @@ const { values: flags } = parseArgs({
     quick: { type: 'boolean', default: false },
     deliveries: { type: 'boolean', default: false },
     'no-deliveries': { type: 'boolean', default: false },
+    ingest: { type: 'boolean', default: false },
+    scale: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
   },
 });
@@ -270,26 +279,18 @@ function summary(result: RunResult): string {
   );
 }
 
-/** The webhook delivery bench lives beside this file once its author has added it. */
-async function benchDeliveriesIfPresent(): Promise<void> {
-  const file = new URL('./deliveries.ts', import.meta.url);
-  if (!fs.existsSync(file)) {
-    log('\nWebhook deliveries: skipped (bench/deliveries.ts does not exist yet).');
-    return;
-  }
-  log('\nWebhook deliveries:');
-  const module = (await import(file.href)) as { benchDeliveries?: (options: { quick: boolean }) => unknown };
-  if (typeof module.benchDeliveries !== 'function') {
-    log('  skipped: bench/deliveries.ts does not export benchDeliveries().');
-    return;
-  }
-  const result = await module.benchDeliveries({ quick: flags.quick });
-  if (result !== undefined) log(typeof result === 'string' ? result : JSON.stringify(result, null, 2));
-}
-
 let passed = true;
-if (!flags.deliveries) passed = await benchApi();
-if (!flags['no-deliveries']) await benchDeliveriesIfPresent();
+if (flags.scale) {
+  log(JSON.stringify(await benchScale({ quick: flags.quick }), null, 2));
+} else if (flags.ingest) {
+  log(JSON.stringify(await benchIngest({ quick: flags.quick, log }), null, 2));
+} else {
+  if (!flags.deliveries) passed = await benchApi();
+  if (!flags['no-deliveries']) {
+    log('\nWebhook deliveries:');
+    log(JSON.stringify(await benchDeliveries(), null, 2));
+  }
+}
 if (!passed) {
   log('\nOne or more targets were missed, or requests failed (see above).');
   process.exitCode = 1;
