@@ -104,3 +104,29 @@ export function toPage<Row, Item>(
     },
   };
 }
+
+export interface PageRequest {
+  /** The list's name, bound into its cursors. */
+  list: string;
+  limit: number;
+  cursor: string | undefined;
+  filters: CursorFilters;
+}
+
+/**
+ * One keyset page: decodes the cursor (refusing a foreign or tampered one), fetches up to
+ * `limit + 1` rows after it, and builds the page with the next cursor.
+ */
+export async function keysetPage<Row, Item>(
+  cursors: CursorCodec,
+  request: PageRequest,
+  fetchAfter: (after: KeysetPosition | undefined) => Promise<Row[]>,
+  position: (row: Row) => KeysetPosition,
+  serialize: (row: Row) => Item,
+): Promise<Page<Item>> {
+  const { list, limit, cursor, filters } = request;
+  const after = cursor === undefined ? undefined : cursors.decode(list, cursor, filters);
+  return toPage(await fetchAfter(after), limit, position, serialize, (next) =>
+    cursors.encode(list, next, filters),
+  );
+}

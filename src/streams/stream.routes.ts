@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { CursorCodec } from '../http/pagination.ts';
-import { toPage } from '../http/pagination.ts';
+import { keysetPage } from '../http/pagination.ts';
 import { callerOf } from '../http/access.ts';
 import { commonErrorResponses, ErrorResponse, IdParams, NoQuery } from '../http/schemas.ts';
 import type { PublicUrls } from '../shared/public-urls.ts';
@@ -31,21 +31,20 @@ export const streamRoutes: FastifyPluginAsyncTypebox<StreamRoutesOptions> = asyn
     },
     async (request) => {
       const { limit = 20, cursor, ...filters } = request.query;
-      const after = cursor === undefined ? undefined : cursors.decode('streams', cursor, filters);
-      const rows = await streams.list({
-        viewerId: callerOf(request).userId,
-        status: filters.status,
-        creatorId: filters.creator_id,
-        category: filters.category,
-        limit,
-        after,
-      });
-      return toPage(
-        rows,
-        limit,
+      return keysetPage(
+        cursors,
+        { list: 'streams', limit, cursor, filters },
+        (after) =>
+          streams.list({
+            viewerId: callerOf(request).userId,
+            status: filters.status,
+            creatorId: filters.creator_id,
+            category: filters.category,
+            limit,
+            after,
+          }),
         (row) => ({ sortKey: row.created_at, id: row.id }),
         (row) => toStreamListItem(row, urls),
-        (position) => cursors.encode('streams', position, filters),
       );
     },
   );

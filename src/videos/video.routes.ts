@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf } from '../http/access.ts';
-import { toPage, type CursorCodec } from '../http/pagination.ts';
+import { keysetPage, type CursorCodec } from '../http/pagination.ts';
 import { commonErrorResponses, ErrorResponse, IdParams, NoQuery } from '../http/schemas.ts';
 import type { PublicUrls } from '../shared/public-urls.ts';
 import { ListVideosQuery, VideoDetail, VideoPage } from './video.schemas.ts';
@@ -30,20 +30,19 @@ export const videoRoutes: FastifyPluginAsyncTypebox<VideoRoutesOptions> = async 
     },
     async (request) => {
       const { limit = 20, cursor, ...filters } = request.query;
-      const after = cursor === undefined ? undefined : cursors.decode('videos', cursor, filters);
-      const rows = await videos.list({
-        viewerId: callerOf(request).userId,
-        creatorId: filters.creator_id,
-        category: filters.category,
-        limit,
-        after,
-      });
-      return toPage(
-        rows,
-        limit,
+      return keysetPage(
+        cursors,
+        { list: 'videos', limit, cursor, filters },
+        (after) =>
+          videos.list({
+            viewerId: callerOf(request).userId,
+            creatorId: filters.creator_id,
+            category: filters.category,
+            limit,
+            after,
+          }),
         (row) => ({ sortKey: row.published_at ?? row.created_at, id: row.id }),
         (row) => toVideoListItem(row, urls),
-        (position) => cursors.encode('videos', position, filters),
       );
     },
   );
