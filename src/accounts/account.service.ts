@@ -85,13 +85,14 @@ export class AccountService {
   async authenticate(key: string): Promise<Principal | null> {
     if (!API_KEY_PATTERN.test(key)) return null;
     const now = this.clock.now();
-    const hash = hashApiKey(key);
-    const cached = this.keyCache.get(hash);
+    // Keyed by the presented key, which this process holds anyway while it serves the request:
+    // a hit then costs no hashing.
+    const cached = this.keyCache.get(key);
     if (cached && cached.expiresAt > now) return cached.principal;
-    const row = await repo.findActiveKeyByHash(this.db, hash);
+    const row = await repo.findActiveKeyByHash(this.db, hashApiKey(key));
     const principal = row ? { userId: row.user_id, keyId: row.id, scope: row.scope } : null;
     if (this.keyCache.size >= KEY_CACHE_MAX_ENTRIES) this.keyCache.clear();
-    this.keyCache.set(hash, { principal, expiresAt: now + KEY_CACHE_TTL_MS });
+    this.keyCache.set(key, { principal, expiresAt: now + KEY_CACHE_TTL_MS });
     return principal;
   }
 
