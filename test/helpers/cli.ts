@@ -1,5 +1,5 @@
 // Runs the real `tributary` command as a child process, as an operator would.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
@@ -27,4 +27,23 @@ export function runCli(args: string[], env: Record<string, string>): Promise<Cli
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+export interface RunningCli {
+  child: ChildProcess;
+  /** Everything the process has written to stdout and stderr so far. */
+  output: () => string;
+}
+
+/** Starts a long-running command (`serve`, `worker`) and collects what it prints. */
+export function startCli(args: string[], env: Record<string, string>): RunningCli {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return { child, output: () => output };
 }

@@ -11,7 +11,13 @@ import { RATE_LIMIT_WINDOW_MS } from '../../src/http/rate-limit-store.ts';
 import { createTestDatabase, POSTGRES_ADMIN_URL, type TestDatabase } from '../helpers/databases.ts';
 import { ALWAYS_OK, startReceiver, type HttpsReceiver } from '../helpers/https-receiver.ts';
 import { testCa } from '../helpers/test-ca.ts';
-import { startService, tributaryCli, waitUntilReady, type ServiceProcess } from './processes.ts';
+import {
+  startService,
+  tributaryCli,
+  waitUntilReady,
+  type ServiceProcess,
+  startApiProcesses,
+} from './processes.ts';
 import { freePort, REDIS_URL } from './redis.ts';
 
 const SKIP =
@@ -178,20 +184,9 @@ describe('many processes on PostgreSQL and Redis', { skip: SKIP, timeout: 120_00
     const userId = await tributaryCli(env, ['users', 'create', '--name', 'Scale test']);
     const key = await tributaryCli(env, ['keys', 'create', '--user', userId, '--scope', 'read']);
 
-    const apis: ServiceProcess[] = [];
-    const origins: string[] = [];
-    for (const name of ['api-1', 'api-2']) {
-      const port = await freePort();
-      const api = startService(t, {
-        name,
-        args: ['serve', '--no-worker'],
-        env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
-        logDir: database.dataDir,
-      });
-      await waitUntilReady(api, `http://127.0.0.1:${port}/readyz`);
-      apis.push(api);
-      origins.push(`http://127.0.0.1:${port}`);
-    }
+    const started = await startApiProcesses(t, ['api-1', 'api-2'], env, database.dataDir);
+    const apis = started.map((api) => api.service);
+    const origins = started.map((api) => api.origin);
     for (const origin of origins) {
       const ready = (await (await fetch(`${origin}/readyz`)).json()) as { checks: Record<string, string> };
       assert.deepEqual(ready.checks, { database: 'ok', redis: 'ok' }, `${origin} checks Redis for readiness`);

@@ -8,7 +8,13 @@ import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { Client } from 'undici';
 import { createTestDatabase, POSTGRES_ADMIN_URL, type TestDatabase } from '../helpers/databases.ts';
-import { startService, tributaryCli, waitUntilReady, type ServiceProcess } from './processes.ts';
+import {
+  startService,
+  tributaryCli,
+  waitUntilReady,
+  type ServiceProcess,
+  startApiProcesses,
+} from './processes.ts';
 import { freePort, REDIS_URL } from './redis.ts';
 
 const run = promisify(execFile);
@@ -119,19 +125,9 @@ describe('deploy/nginx.conf in front of two API processes', { skip: SKIP, timeou
     const userId = await tributaryCli(env, ['users', 'create', '--name', 'Behind nginx']);
     writeKey = await tributaryCli(env, ['keys', 'create', '--user', userId, '--scope', 'write']);
 
-    const apiPorts: number[] = [];
-    for (const name of ['api-1', 'api-2']) {
-      const port = await freePort();
-      const api = startService(null, {
-        name,
-        args: ['serve', '--no-worker'],
-        env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
-        logDir: database.dataDir,
-      });
-      await waitUntilReady(api, `http://127.0.0.1:${port}/readyz`);
-      apis.push(api);
-      apiPorts.push(port);
-    }
+    const started = await startApiProcesses(null, ['api-1', 'api-2'], env, database.dataDir);
+    apis.push(...started.map((api) => api.service));
+    const apiPorts = started.map((api) => api.port);
 
     const listenPort = await freePort();
     const dir = database.dataDir;

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { TestContext } from 'node:test';
 import { promisify } from 'node:util';
+import { freePort } from './redis.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const BIN = path.join(ROOT, 'bin/tributary.js');
@@ -108,4 +109,33 @@ export async function waitUntilReady(
   throw new Error(
     `${service.name} did not answer ${url} within ${timeoutMs} ms:\n${service.log().slice(-3000)}`,
   );
+}
+
+export interface ApiProcess {
+  service: ServiceProcess;
+  port: number;
+  origin: string;
+}
+
+/** Starts `tributary serve --no-worker` once per name, each on a free port, ready to answer. */
+export async function startApiProcesses(
+  t: Pick<TestContext, 'after'> | null,
+  names: string[],
+  env: NodeJS.ProcessEnv,
+  logDir: string,
+): Promise<ApiProcess[]> {
+  const started: ApiProcess[] = [];
+  for (const name of names) {
+    const port = await freePort();
+    const service = startService(t, {
+      name,
+      args: ['serve', '--no-worker'],
+      env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+      logDir,
+    });
+    const origin = `http://127.0.0.1:${port}`;
+    await waitUntilReady(service, `${origin}/readyz`);
+    started.push({ service, port, origin });
+  }
+  return started;
 }

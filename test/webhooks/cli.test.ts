@@ -1,10 +1,10 @@
 // The operator's side: `tributary webhooks deliveries`, `tributary webhooks retry`, and the
 // worker inside `serve` (or not, with --no-worker) as real processes.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, test } from 'node:test';
-import { CLI, REPO_ROOT, runCli } from '../helpers/cli.ts';
+import { runCli, startCli } from '../helpers/cli.ts';
 import { createTestDatabase, DIALECTS } from '../helpers/databases.ts';
 import { startReceiver } from '../helpers/https-receiver.ts';
 import { testCa } from '../helpers/test-ca.ts';
@@ -12,21 +12,6 @@ import { eventually, registerWebhook, sleep, startWebhookServer } from './harnes
 
 // The harness's services use Buffer.alloc(32, 7) as the master secret.
 const HARNESS_SECRET_KEY = '07'.repeat(32);
-
-function startProcess(
-  args: string[],
-  env: Record<string, string>,
-): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, [CLI, ...args], {
-    cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return { child, output: () => output };
-}
 
 for (const dialect of DIALECTS) {
   describe(`webhook operator commands on ${dialect}`, () => {
@@ -94,7 +79,7 @@ for (const dialect of DIALECTS) {
         WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
         NODE_EXTRA_CA_CERTS: testCa().caFile,
       };
-      const api = startProcess(['serve', '--no-worker'], env);
+      const api = startCli(['serve', '--no-worker'], env);
       children.push(api.child);
       const listening = await eventually(
         async () => /listening at (\S+)/.exec(api.output())?.[1],
@@ -115,7 +100,7 @@ for (const dialect of DIALECTS) {
       await sleep(1000);
       assert.equal(receiver.requests.length, 0, 'no worker, no delivery');
 
-      const worker = startProcess(['worker'], env);
+      const worker = startCli(['worker'], env);
       children.push(worker.child);
       await receiver.waitForRequests(1, 20_000);
       worker.child.kill('SIGTERM');
@@ -125,7 +110,7 @@ for (const dialect of DIALECTS) {
       await once(api.child, 'exit');
 
       // The same database, served with the worker this time.
-      const both = startProcess(['serve'], env);
+      const both = startCli(['serve'], env);
       children.push(both.child);
       const url = await eventually(
         async () => /listening at (\S+)/.exec(both.output())?.[1],

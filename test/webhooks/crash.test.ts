@@ -1,13 +1,13 @@
 // kill -9 of the worker process mid-burst loses no event: after a restart, every evt_ id
 // reaches the receiver (at least once), with the id it was given when it was recorded.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, test } from 'node:test';
 import { createServices } from '../../src/container.ts';
 import { migrateToLatest, openDatabase } from '../../src/db/database.ts';
 import { systemClock } from '../../src/shared/clock.ts';
-import { CLI, REPO_ROOT } from '../helpers/cli.ts';
+import { startCli } from '../helpers/cli.ts';
 import { createTestDatabase, DIALECTS } from '../helpers/databases.ts';
 import { startReceiver } from '../helpers/https-receiver.ts';
 import { testCa } from '../helpers/test-ca.ts';
@@ -15,18 +15,6 @@ import { eventually } from './harness.ts';
 
 const SECRET_KEY = 'ab'.repeat(32);
 const BURST = 300;
-
-function startWorker(env: Record<string, string>): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, [CLI, 'worker'], {
-    cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return { child, output: () => output };
-}
 
 for (const dialect of DIALECTS) {
   describe(`worker crash on ${dialect}`, () => {
@@ -69,7 +57,7 @@ for (const dialect of DIALECTS) {
         events: ['*'],
       });
 
-      const first = startWorker(env);
+      const first = startCli(['worker'], env);
       workers.push(first.child);
       await receiver.waitForRequests(1, 15_000).catch((error: unknown) => {
         throw new Error(`${String(error)}\nworker output:\n${first.output()}`);
@@ -96,7 +84,7 @@ for (const dialect of DIALECTS) {
       await producing;
       assert.ok(receivedBeforeKill - 1 < BURST, 'the worker died before the burst was delivered');
 
-      const second = startWorker(env);
+      const second = startCli(['worker'], env);
       workers.push(second.child);
       const expected = (
         await handle.db.selectFrom('events').select('id').where('type', '=', 'stream.started').execute()
