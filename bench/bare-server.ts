@@ -20,16 +20,19 @@ db.exec('PRAGMA busy_timeout = 5000');
 
 const STREAM_COLUMNS = `id, creator_id, title, description, status, category, privacy, viewer_count,
   peak_viewer_count, started_at, scheduled_at, ended_at, thumbnail_at, created_at, updated_at`;
+// Lists read only what their items show, as the service's lists do.
+const STREAM_LIST_COLUMNS = `id, creator_id, title, description, status, category, privacy, viewer_count,
+  started_at, scheduled_at, thumbnail_at, created_at`;
 const VIDEO_COLUMNS = `id, creator_id, title, description, category, duration_seconds, view_count, privacy,
   source_stream_id, published_at, created_at`;
 
 const streamById = db.prepare(`SELECT ${STREAM_COLUMNS} FROM streams WHERE id = ?`);
 const streamsByStatus = db.prepare(
-  `SELECT ${STREAM_COLUMNS} FROM streams WHERE (privacy = 'public' OR creator_id = ?) AND status = ?
+  `SELECT ${STREAM_LIST_COLUMNS} FROM streams WHERE (privacy = 'public' OR creator_id = ?) AND status = ?
    ORDER BY created_at DESC, id DESC LIMIT ?`,
 );
 const streamsNewest = db.prepare(
-  `SELECT ${STREAM_COLUMNS} FROM streams WHERE (privacy = 'public' OR creator_id = ?)
+  `SELECT ${STREAM_LIST_COLUMNS} FROM streams WHERE (privacy = 'public' OR creator_id = ?)
    ORDER BY created_at DESC, id DESC LIMIT ?`,
 );
 const videosNewest = db.prepare(

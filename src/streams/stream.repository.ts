@@ -2,7 +2,7 @@ import type { Updateable } from 'kysely';
 import { runCompiledOnce } from '../db/compiled-query.ts';
 import type { Db } from '../db/database.ts';
 import type { KeysetPosition } from '../http/pagination.ts';
-import type { NewStreamRow, StreamRow, StreamStatus, StreamTable } from './stream.table.ts';
+import type { NewStreamRow, StreamListRow, StreamRow, StreamStatus, StreamTable } from './stream.table.ts';
 
 // Named columns, never selectAll(): a column added later (a secret, say) cannot leak into
 // the API by accident.
@@ -24,6 +24,22 @@ const STREAM_COLUMNS = [
   'updated_at',
   'record',
 ] as const;
+
+// A page reads only what its items show.
+const STREAM_LIST_COLUMNS = [
+  'id',
+  'creator_id',
+  'title',
+  'description',
+  'status',
+  'category',
+  'privacy',
+  'viewer_count',
+  'started_at',
+  'scheduled_at',
+  'thumbnail_at',
+  'created_at',
+] as const satisfies readonly (typeof STREAM_COLUMNS)[number][];
 
 export async function insertStream(db: Db, row: NewStreamRow): Promise<void> {
   await db.insertInto('streams').values(row).execute();
@@ -48,7 +64,7 @@ export interface StreamListFilter {
 }
 
 /** Newest first by (created_at, id); a keyset page never skips or repeats rows. */
-export async function listStreams(db: Db, filter: StreamListFilter): Promise<StreamRow[]> {
+export async function listStreams(db: Db, filter: StreamListFilter): Promise<StreamListRow[]> {
   const { status, creatorId, category, after } = filter;
   const shape = `list:${status === undefined ? '' : 's'}${creatorId === undefined ? '' : 'c'}${category === undefined ? '' : 'k'}${after === undefined ? '' : 'a'}`;
   // In the order the query below binds them.
@@ -67,7 +83,7 @@ export async function listStreams(db: Db, filter: StreamListFilter): Promise<Str
 function buildListQuery(db: Db, filter: StreamListFilter) {
   let query = db
     .selectFrom('streams')
-    .select(STREAM_COLUMNS)
+    .select(STREAM_LIST_COLUMNS)
     .where((eb) => eb.or([eb('privacy', '=', 'public'), eb('creator_id', '=', filter.viewerId)]));
   if (filter.status !== undefined) query = query.where('status', '=', filter.status);
   if (filter.creatorId !== undefined) query = query.where('creator_id', '=', filter.creatorId);

@@ -1,9 +1,9 @@
 import { toIso } from '../shared/clock.ts';
 import type { PublicUrls } from '../shared/public-urls.ts';
 import type { StreamDetail, StreamListItem } from './stream.schemas.ts';
-import type { StreamRow } from './stream.table.ts';
+import type { StreamListRow, StreamRow } from './stream.table.ts';
 
-export function toStreamListItem(row: StreamRow, urls: PublicUrls): StreamListItem {
+export function toStreamListItem(row: StreamListRow, urls: PublicUrls): StreamListItem {
   return {
     id: row.id,
     title: row.title,

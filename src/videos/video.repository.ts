@@ -1,7 +1,7 @@
 import { runCompiledOnce } from '../db/compiled-query.ts';
 import type { Db } from '../db/database.ts';
 import type { KeysetPosition } from '../http/pagination.ts';
-import type { NewVideoRow, VideoRow } from './video.table.ts';
+import type { NewVideoRow, VideoListRow, VideoRow } from './video.table.ts';
 
 const VIDEO_COLUMNS = [
   'id',
@@ -19,6 +19,21 @@ const VIDEO_COLUMNS = [
   'created_at',
   'updated_at',
 ] as const;
+
+// A page reads only what its items show: chapters and tags are the longest columns.
+const VIDEO_LIST_COLUMNS = [
+  'id',
+  'creator_id',
+  'title',
+  'description',
+  'category',
+  'duration_seconds',
+  'view_count',
+  'privacy',
+  'source_stream_id',
+  'published_at',
+  'created_at',
+] as const satisfies readonly (typeof VIDEO_COLUMNS)[number][];
 
 export async function insertVideo(db: Db, row: NewVideoRow): Promise<void> {
   await db.insertInto('videos').values(row).execute();
@@ -40,7 +55,7 @@ export interface VideoListFilter {
 }
 
 /** Published videos, newest first by (published_at, id); private ones for their creator only. */
-export async function listPublishedVideos(db: Db, filter: VideoListFilter): Promise<VideoRow[]> {
+export async function listPublishedVideos(db: Db, filter: VideoListFilter): Promise<VideoListRow[]> {
   const { creatorId, category, after } = filter;
   const shape = `list:${creatorId === undefined ? '' : 'c'}${category === undefined ? '' : 'k'}${after === undefined ? '' : 'a'}`;
   // In the order the query below binds them.
@@ -58,7 +73,7 @@ export async function listPublishedVideos(db: Db, filter: VideoListFilter): Prom
 function buildListQuery(db: Db, filter: VideoListFilter) {
   let query = db
     .selectFrom('videos')
-    .select(VIDEO_COLUMNS)
+    .select(VIDEO_LIST_COLUMNS)
     .where('published_at', 'is not', null)
     .where((eb) => eb.or([eb('privacy', '=', 'public'), eb('creator_id', '=', filter.viewerId)]));
   if (filter.creatorId !== undefined) query = query.where('creator_id', '=', filter.creatorId);
