@@ -3,7 +3,7 @@
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
 
-const STATEMENT_CACHE_SIZE = 256;
+const STATEMENT_CACHE_SIZE = 512;
 
 function toSqliteValue(value: unknown): SQLInputValue {
   if (value === undefined) return null;
@@ -51,8 +51,9 @@ export function openNodeSqlite(location: string): SqliteDatabase & { raw: Databa
   raw.exec('PRAGMA synchronous = NORMAL');
   raw.exec('PRAGMA busy_timeout = 5000');
   raw.exec('PRAGMA foreign_keys = ON');
-  // Preparing is a large share of a small query's cost; the service issues a handful of
-  // distinct statements, so a small cache keyed by SQL text holds them all.
+  // Preparing is a large share of a small query's cost. The service issues a few dozen
+  // distinct statements, plus one per list filter shape and page size that clients use;
+  // a cache keyed by SQL text holds them, the oldest making room when it is full.
   const cache = new Map<string, SqliteStatement>();
   return {
     raw,

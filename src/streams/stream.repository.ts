@@ -1,4 +1,4 @@
-import type { Updateable } from 'kysely';
+import { sql, type Updateable } from 'kysely';
 import { runCompiledOnce } from '../db/compiled-query.ts';
 import type { Db } from '../db/database.ts';
 import type { KeysetPosition } from '../http/pagination.ts';
@@ -67,7 +67,9 @@ export interface StreamListFilter {
 export async function listStreams(db: Db, filter: StreamListFilter): Promise<StreamListRow[]> {
   const { status, creatorId, category, after } = filter;
   const shape = `list:${status === undefined ? '' : 's'}${creatorId === undefined ? '' : 'c'}${category === undefined ? '' : 'k'}${after === undefined ? '' : 'a'}`;
-  // In the order the query below binds them.
+  // In the order the query below binds them. The page size is not among them: SQLite
+  // re-plans a statement whose LIMIT is a bound parameter every time it runs, which cost a
+  // page as much as preparing it anew, so each page size is a statement of its own.
   const parameters = [
     'public',
     filter.viewerId,
@@ -75,9 +77,8 @@ export async function listStreams(db: Db, filter: StreamListFilter): Promise<Str
     ...(creatorId === undefined ? [] : [creatorId]),
     ...(category === undefined ? [] : [category]),
     ...(after === undefined ? [] : [after.sortKey, after.id]),
-    filter.take,
   ];
-  return runCompiledOnce(db, `streams:${shape}`, parameters, () => buildListQuery(db, filter));
+  return runCompiledOnce(db, `streams:${shape}:${filter.take}`, parameters, () => buildListQuery(db, filter));
 }
 
 function buildListQuery(db: Db, filter: StreamListFilter) {
@@ -92,7 +93,7 @@ function buildListQuery(db: Db, filter: StreamListFilter) {
   if (after !== undefined) {
     query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.sortKey, after.id)));
   }
-  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.take);
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(sql.lit(filter.take));
 }
 
 /**

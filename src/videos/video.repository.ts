@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { runCompiledOnce } from '../db/compiled-query.ts';
 import type { Db } from '../db/database.ts';
 import type { KeysetPosition } from '../http/pagination.ts';
@@ -58,16 +59,17 @@ export interface VideoListFilter {
 export async function listPublishedVideos(db: Db, filter: VideoListFilter): Promise<VideoListRow[]> {
   const { creatorId, category, after } = filter;
   const shape = `list:${creatorId === undefined ? '' : 'c'}${category === undefined ? '' : 'k'}${after === undefined ? '' : 'a'}`;
-  // In the order the query below binds them.
+  // In the order the query below binds them. The page size is not among them: SQLite
+  // re-plans a statement whose LIMIT is a bound parameter every time it runs, which cost a
+  // page as much as preparing it anew, so each page size is a statement of its own.
   const parameters = [
     'public',
     filter.viewerId,
     ...(creatorId === undefined ? [] : [creatorId]),
     ...(category === undefined ? [] : [category]),
     ...(after === undefined ? [] : [after.sortKey, after.id]),
-    filter.take,
   ];
-  return runCompiledOnce(db, `videos:${shape}`, parameters, () => buildListQuery(db, filter));
+  return runCompiledOnce(db, `videos:${shape}:${filter.take}`, parameters, () => buildListQuery(db, filter));
 }
 
 function buildListQuery(db: Db, filter: VideoListFilter) {
@@ -84,7 +86,7 @@ function buildListQuery(db: Db, filter: VideoListFilter) {
       eb(eb.refTuple('published_at', 'id'), '<', eb.tuple(after.sortKey, after.id)),
     );
   }
-  return query.orderBy('published_at', 'desc').orderBy('id', 'desc').limit(filter.take);
+  return query.orderBy('published_at', 'desc').orderBy('id', 'desc').limit(sql.lit(filter.take));
 }
 
 /** Makes a video that is still being processed public; undefined when it already was or is gone. */
