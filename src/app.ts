@@ -10,6 +10,7 @@ import { installErrorHandling, sendError, toAppError } from './http/error-handle
 import { healthRoutes } from './http/health.routes.ts';
 import { openApiRoutes, openApiOptions } from './http/openapi.ts';
 import type { RateLimitStore } from './http/rate-limit-store.ts';
+import { compileResponseSerializer } from './http/response-serializer.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { AppError } from './shared/errors.ts';
 import { newId } from './shared/ids.ts';
@@ -52,6 +53,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(({ schema }) => compileResponseSerializer(schema));
   // Bodies are JSON only; anything else is invalid_content_type.
   app.removeContentTypeParser(['text/plain']);
 
