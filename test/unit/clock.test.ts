@@ -14,6 +14,8 @@ test('toIso matches Date#toISOString across the calendar', () => {
     samples.push(Math.floor((state / 2 ** 31) * 253_402_300_799_999));
   }
   for (let day = 0; day < 400; day++) samples.push(Date.UTC(2024, 1, 1) + day * 86_400_000 - 1);
+  // Runs of instants within one day and across midnight, as a page of items gives them.
+  for (let ms = Date.UTC(2026, 11, 31, 20); ms < Date.UTC(2027, 0, 1, 4); ms += 1_234_567) samples.push(ms);
   for (const ms of samples) assert.equal(toIso(ms), new Date(ms).toISOString(), String(ms));
   assert.equal(toIso(-1), '1969-12-31T23:59:59.999Z');
   assert.equal(toIso(null), null);

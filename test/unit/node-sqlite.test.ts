@@ -28,6 +28,12 @@ test('the node:sqlite adapter returns rows as objects keyed by column, through a
       expected.map(() => ['id', 'n', 'note']),
     );
 
+    // Any column name SQLite allows is a key, quotes and backslashes included.
+    const oddNames = db.prepare(
+      `SELECT id AS "it's ""quoted"" \\ ok", n AS "two words", note AS "id" FROM t WHERE id = 'a'`,
+    );
+    assert.deepEqual(oddNames.all([]), [{ 'it\'s "quoted" \\ ok': 'a', 'two words': 1, id: null }]);
+
     const returning = db.prepare('UPDATE t SET n = n + 10 WHERE id = ? RETURNING id, n');
     assert.equal(returning.reader, true);
     assert.deepEqual(returning.all(['b']), [{ id: 'b', n: 12 }]);
