@@ -35,7 +35,7 @@ import { benchIngest } from './ingest.ts';
 import { benchScale } from './scale.ts';
 import { seedDatabase } from './seed.ts';
 
-const PRODUCTION_NODE_FLAGS = ['--max-semi-space-size=8'];
+const PRODUCTION_NODE_FLAGS = ['--max-semi-space-size=16'];
 
 const { values: flags } = parseArgs({
   options: {

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import { isPostgresUrl } from '../config.ts';
+import { loadPg } from '../shared/optional-drivers.ts';
 import { migrations } from './migrations/index.ts';
 import { openNodeSqlite } from './node-sqlite.ts';
 import type { Tables } from './schema.ts';
@@ -16,19 +17,20 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-function postgresTypes(): pg.CustomTypesConfig {
+function postgresTypes(driver: typeof pg): pg.CustomTypesConfig {
   // Timestamps are epoch milliseconds in bigint columns: well inside Number's exact range.
-  const types = new pg.TypeOverrides();
-  types.setTypeParser(pg.types.builtins.INT8, Number);
+  const types = new driver.TypeOverrides();
+  types.setTypeParser(driver.types.builtins.INT8, Number);
   return types;
 }
 
 export function openDatabase(url: string, options: { poolSize?: number } = {}): DatabaseHandle {
   if (isPostgresUrl(url)) {
-    const pool = new pg.Pool({
+    const driver = loadPg();
+    const pool = new driver.Pool({
       connectionString: url,
       max: options.poolSize ?? 10,
-      types: postgresTypes(),
+      types: postgresTypes(driver),
     });
     // An idle pooled connection that the server drops (a restart, a failover) is discarded by
     // the pool and replaced on the next query; without a listener its error would end the process.

@@ -8,8 +8,9 @@
 // Counting in memory meanwhile keeps a limit in force (at worst N times the budget across N
 // processes) instead of none. Readiness still reports Redis as unavailable (see ping()).
 import { createHash } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { loadIoRedis } from '../shared/optional-drivers.ts';
 import {
   MemoryRateLimitStore,
   RATE_LIMIT_WINDOW_MS,
@@ -56,7 +57,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   constructor(options: RedisRateLimitStoreOptions) {
     this.logger = options.logger;
     this.keyPrefix = options.keyPrefix ?? RATE_LIMIT_KEY_PREFIX;
-    this.redis = new Redis(options.url, {
+    this.redis = new (loadIoRedis().Redis)(options.url, {
       // Without a connection a hit fails at once (and is counted in memory) instead of
       // waiting in a queue while the client reconnects in the background.
       enableOfflineQueue: false,

@@ -1,9 +1,10 @@
 // A dedicated PostgreSQL connection that LISTENs for new outbox events and removed webhooks,
 // so a worker in any process reacts within milliseconds without polling hard. If the
 // connection drops, it reconnects; meanwhile the worker's slow poll still finds the work.
-import pg from 'pg';
+import type pg from 'pg';
 import type { Logger } from 'pino';
 import { OUTBOX_CHANNEL } from '../events/outbox-signal.ts';
+import { loadPg } from '../shared/optional-drivers.ts';
 import { WEBHOOK_REMOVED_CHANNEL } from './webhook-signals.ts';
 
 export interface ListenerHandlers {
@@ -28,7 +29,7 @@ export class PostgresListener {
   }
 
   async start(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url });
+    const client = new (loadPg().Client)({ connectionString: this.url });
     client.on('notification', (message) => {
       if (message.channel === OUTBOX_CHANNEL) this.handlers.onOutbox();
       else if (message.channel === WEBHOOK_REMOVED_CHANNEL && message.payload) {
