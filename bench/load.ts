@@ -22,6 +22,9 @@ export interface LoadResult {
   /** Responses other than 2xx, and connection errors: any of them spoils the run. */
   failures: number;
   statusCounts: Record<string, number>;
+  /** Every 2xx response time, sorted, so runs can be pooled (see poolRuns). */
+  latenciesMs: number[];
+  durationSeconds: number;
 }
 
 export async function measure(options: LoadOptions): Promise<LoadResult> {
@@ -51,6 +54,30 @@ export async function measure(options: LoadOptions): Promise<LoadResult> {
     requests: latencies.length,
     failures,
     statusCounts,
+    latenciesMs: latencies,
+    durationSeconds: result.duration,
+  };
+}
+
+/** Several runs of the same request as one: every response time pooled, counts summed. */
+export function poolRuns(runs: readonly LoadResult[]): LoadResult {
+  const latencies = runs.flatMap((run) => run.latenciesMs).sort((a, b) => a - b);
+  const durationSeconds = runs.reduce((sum, run) => sum + run.durationSeconds, 0);
+  const statusCounts: Record<string, number> = {};
+  for (const run of runs) {
+    for (const [status, count] of Object.entries(run.statusCounts)) {
+      statusCounts[status] = (statusCounts[status] ?? 0) + count;
+    }
+  }
+  return {
+    requestsPerSecond: latencies.length / durationSeconds,
+    p50Ms: percentile(latencies, 0.5),
+    p99Ms: percentile(latencies, 0.99),
+    requests: latencies.length,
+    failures: runs.reduce((sum, run) => sum + run.failures, 0),
+    statusCounts,
+    latenciesMs: latencies,
+    durationSeconds,
   };
 }
 

@@ -1,6 +1,6 @@
-#!/usr/bin/env -S node --max-semi-space-size=16
+#!/usr/bin/env -S node --max-semi-space-size=12
 // The `tributary` command. TypeScript runs natively on Node 24 (type stripping), so the
-// CLI loads its source directly. A smaller young generation (16 MB semi-spaces instead of V8's
+// CLI loads its source directly. A smaller young generation (12 MB semi-spaces instead of V8's
 // default for a large machine) keeps the server's peak memory down at no measured cost in
 // throughput; `npm start` passes the same flag.
 import process from 'node:process';
