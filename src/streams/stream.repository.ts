@@ -5,27 +5,7 @@ import type { KeysetPosition } from '../http/pagination.ts';
 import type { NewStreamRow, StreamListRow, StreamRow, StreamStatus, StreamTable } from './stream.table.ts';
 
 // Named columns, never selectAll(): a column added later (a secret, say) cannot leak into
-// the API by accident.
-const STREAM_COLUMNS = [
-  'id',
-  'creator_id',
-  'title',
-  'description',
-  'status',
-  'category',
-  'privacy',
-  'viewer_count',
-  'peak_viewer_count',
-  'started_at',
-  'scheduled_at',
-  'ended_at',
-  'thumbnail_at',
-  'created_at',
-  'updated_at',
-  'record',
-] as const;
-
-// A page reads only what its items show.
+// the API by accident. A page reads only what its items show.
 const STREAM_LIST_COLUMNS = [
   'id',
   'creator_id',
@@ -39,7 +19,15 @@ const STREAM_LIST_COLUMNS = [
   'scheduled_at',
   'thumbnail_at',
   'created_at',
-] as const satisfies readonly (typeof STREAM_COLUMNS)[number][];
+] as const;
+
+const STREAM_COLUMNS = [
+  ...STREAM_LIST_COLUMNS,
+  'peak_viewer_count',
+  'ended_at',
+  'updated_at',
+  'record',
+] as const;
 
 export async function insertStream(db: Db, row: NewStreamRow): Promise<void> {
   await db.insertInto('streams').values(row).execute();

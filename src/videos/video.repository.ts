@@ -4,23 +4,6 @@ import type { Db } from '../db/database.ts';
 import type { KeysetPosition } from '../http/pagination.ts';
 import type { NewVideoRow, VideoListRow, VideoRow } from './video.table.ts';
 
-const VIDEO_COLUMNS = [
-  'id',
-  'creator_id',
-  'title',
-  'description',
-  'category',
-  'duration_seconds',
-  'view_count',
-  'privacy',
-  'source_stream_id',
-  'published_at',
-  'chapters',
-  'tags',
-  'created_at',
-  'updated_at',
-] as const;
-
 // A page reads only what its items show: chapters and tags are the longest columns.
 const VIDEO_LIST_COLUMNS = [
   'id',
@@ -34,7 +17,9 @@ const VIDEO_LIST_COLUMNS = [
   'source_stream_id',
   'published_at',
   'created_at',
-] as const satisfies readonly (typeof VIDEO_COLUMNS)[number][];
+] as const;
+
+const VIDEO_COLUMNS = [...VIDEO_LIST_COLUMNS, 'chapters', 'tags', 'updated_at'] as const;
 
 export async function insertVideo(db: Db, row: NewVideoRow): Promise<void> {
   await db.insertInto('videos').values(row).execute();
