@@ -1,8 +1,8 @@
-import { sql, type Updateable } from 'kysely';
-import { runCompiledOnce } from '../db/compiled-query.ts';
+import type { Updateable } from 'kysely';
+import { literalLimit, runCompiledOnce } from '../db/compiled-query.ts';
 import type { Db } from '../db/database.ts';
 import type { KeysetPosition } from '../http/pagination.ts';
-import type { NewStreamRow, StreamListRow, StreamRow, StreamStatus, StreamTable } from './stream.table.ts';
+import type { NewStreamRow, StreamRow, StreamStatus, StreamTable } from './stream.table.ts';
 
 // Named columns, never selectAll(): a column added later (a secret, say) cannot leak into
 // the API by accident. A page reads only what its items show.
@@ -28,6 +28,9 @@ const STREAM_COLUMNS = [
   'updated_at',
   'record',
 ] as const;
+
+/** A stream as a list reads it. */
+export type StreamListRow = Pick<StreamRow, (typeof STREAM_LIST_COLUMNS)[number]>;
 
 export async function insertStream(db: Db, row: NewStreamRow): Promise<void> {
   await db.insertInto('streams').values(row).execute();
@@ -55,9 +58,7 @@ export interface StreamListFilter {
 export async function listStreams(db: Db, filter: StreamListFilter): Promise<StreamListRow[]> {
   const { status, creatorId, category, after } = filter;
   const shape = `list:${status === undefined ? '' : 's'}${creatorId === undefined ? '' : 'c'}${category === undefined ? '' : 'k'}${after === undefined ? '' : 'a'}`;
-  // In the order the query below binds them. The page size is not among them: SQLite
-  // re-plans a statement whose LIMIT is a bound parameter every time it runs, which cost a
-  // page as much as preparing it anew, so each page size is a statement of its own.
+  // In the order the query below binds them; the page size is written into it (literalLimit).
   const parameters = [
     'public',
     filter.viewerId,
@@ -81,7 +82,7 @@ function buildListQuery(db: Db, filter: StreamListFilter) {
   if (after !== undefined) {
     query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.sortKey, after.id)));
   }
-  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(sql.lit(filter.take));
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(literalLimit(filter.take));
 }
 
 /**

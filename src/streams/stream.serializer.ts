@@ -1,7 +1,8 @@
 import { toIso } from '../shared/clock.ts';
 import type { PublicUrls } from '../shared/public-urls.ts';
 import type { StreamDetail, StreamListItem } from './stream.schemas.ts';
-import type { StreamListRow, StreamRow } from './stream.table.ts';
+import type { StreamListRow } from './stream.repository.ts';
+import type { StreamRow } from './stream.table.ts';
 
 export function toStreamListItem(row: StreamListRow, urls: PublicUrls): StreamListItem {
   return {

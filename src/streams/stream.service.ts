@@ -8,7 +8,7 @@ import { newId, randomBase62 } from '../shared/ids.ts';
 import type { PublicUrls } from '../shared/public-urls.ts';
 import * as repo from './stream.repository.ts';
 import { toStreamDetail } from './stream.serializer.ts';
-import type { Privacy, StreamListRow, StreamRow, StreamStatus } from './stream.table.ts';
+import type { Privacy, StreamRow, StreamStatus } from './stream.table.ts';
 
 export interface CreateStreamInput {
   title: string;
@@ -109,7 +109,7 @@ export class StreamService {
   }
 
   /** Returns up to `limit + 1` rows; the extra one tells the caller more exist. */
-  async list(input: ListStreamsInput): Promise<StreamListRow[]> {
+  async list(input: ListStreamsInput): Promise<repo.StreamListRow[]> {
     return repo.listStreams(this.db, {
       viewerId: input.viewerId,
       status: input.status,

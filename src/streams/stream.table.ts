@@ -28,5 +28,3 @@ export interface StreamTable {
 /** A stream as the API and events see it: everything but the secret stream key. */
 export type StreamRow = Omit<Selectable<StreamTable>, 'stream_key'>;
 export type NewStreamRow = Insertable<StreamTable>;
-/** The columns a list item needs: the peak, end, update time and recording flag are the detail's. */
-export type StreamListRow = Omit<StreamRow, 'peak_viewer_count' | 'ended_at' | 'updated_at' | 'record'>;

@@ -1,8 +1,7 @@
-import { sql } from 'kysely';
-import { runCompiledOnce } from '../db/compiled-query.ts';
+import { literalLimit, runCompiledOnce } from '../db/compiled-query.ts';
 import type { Db } from '../db/database.ts';
 import type { KeysetPosition } from '../http/pagination.ts';
-import type { NewVideoRow, VideoListRow, VideoRow } from './video.table.ts';
+import type { NewVideoRow, VideoRow } from './video.table.ts';
 
 // A page reads only what its items show: chapters and tags are the longest columns.
 const VIDEO_LIST_COLUMNS = [
@@ -20,6 +19,9 @@ const VIDEO_LIST_COLUMNS = [
 ] as const;
 
 const VIDEO_COLUMNS = [...VIDEO_LIST_COLUMNS, 'chapters', 'tags', 'updated_at'] as const;
+
+/** A video as a list reads it. */
+export type VideoListRow = Pick<VideoRow, (typeof VIDEO_LIST_COLUMNS)[number]>;
 
 export async function insertVideo(db: Db, row: NewVideoRow): Promise<void> {
   await db.insertInto('videos').values(row).execute();
@@ -44,9 +46,7 @@ export interface VideoListFilter {
 export async function listPublishedVideos(db: Db, filter: VideoListFilter): Promise<VideoListRow[]> {
   const { creatorId, category, after } = filter;
   const shape = `list:${creatorId === undefined ? '' : 'c'}${category === undefined ? '' : 'k'}${after === undefined ? '' : 'a'}`;
-  // In the order the query below binds them. The page size is not among them: SQLite
-  // re-plans a statement whose LIMIT is a bound parameter every time it runs, which cost a
-  // page as much as preparing it anew, so each page size is a statement of its own.
+  // In the order the query below binds them; the page size is written into it (literalLimit).
   const parameters = [
     'public',
     filter.viewerId,
@@ -71,7 +71,7 @@ function buildListQuery(db: Db, filter: VideoListFilter) {
       eb(eb.refTuple('published_at', 'id'), '<', eb.tuple(after.sortKey, after.id)),
     );
   }
-  return query.orderBy('published_at', 'desc').orderBy('id', 'desc').limit(sql.lit(filter.take));
+  return query.orderBy('published_at', 'desc').orderBy('id', 'desc').limit(literalLimit(filter.take));
 }
 
 /** Makes a video that is still being processed public; undefined when it already was or is gone. */

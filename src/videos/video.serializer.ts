@@ -1,7 +1,8 @@
 import { toIso } from '../shared/clock.ts';
 import type { PublicUrls } from '../shared/public-urls.ts';
 import type { Chapter, VideoDetail, VideoListItem } from './video.schemas.ts';
-import type { VideoListRow, VideoRow } from './video.table.ts';
+import type { VideoListRow } from './video.repository.ts';
+import type { VideoRow } from './video.table.ts';
 
 export function toVideoListItem(row: VideoListRow, urls: PublicUrls): VideoListItem {
   return {

@@ -12,7 +12,7 @@ import type { Privacy } from '../streams/stream.table.ts';
 import * as repo from './video.repository.ts';
 import type { Chapter } from './video.schemas.ts';
 import { toVideoDetail } from './video.serializer.ts';
-import type { VideoListRow, VideoRow } from './video.table.ts';
+import type { VideoRow } from './video.table.ts';
 
 export interface PublishVideoInput {
   creatorId: string;
@@ -69,7 +69,7 @@ export class VideoService {
     return row;
   }
 
-  async list(input: ListVideosInput): Promise<VideoListRow[]> {
+  async list(input: ListVideosInput): Promise<repo.VideoListRow[]> {
     return repo.listPublishedVideos(this.db, {
       viewerId: input.viewerId,
       creatorId: input.creatorId,

@@ -23,5 +23,3 @@ export interface VideoTable {
 
 export type VideoRow = Selectable<VideoTable>;
 export type NewVideoRow = Insertable<VideoTable>;
-/** The columns a list item needs: chapters, tags and updated_at belong to the detail. */
-export type VideoListRow = Omit<VideoRow, 'chapters' | 'tags' | 'updated_at'>;
