@@ -98,6 +98,11 @@ describe('the server process', () => {
       .filter((l) => l.msg === 'request');
     assert.ok(requests.length >= 4);
     for (const entry of requests) assert.match(String(entry.reqId), /^req_/);
+    // The id a client was given finds its request's line.
+    const revokedLine = requests.find((l) => l.reqId === revoked.headers.get('x-request-id'));
+    assert.equal(revokedLine?.status, 401);
+    // Lines logged in the last turn before exit are written too.
+    assert.equal(JSON.parse(logLines.at(-1) ?? '{}').msg, 'stopped');
     for (const line of logLines) {
       for (const secret of [writeKey, readKey, 'tk_guess', stream.ingest.stream_key]) {
         assert.equal(line.includes(secret), false, `a log line carries a secret: ${line}`);

@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { test } from 'node:test';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import pino from 'pino';
+import { deferredChildLogger } from '../../src/http/request-logger.ts';
+import { createLogger, TurnBatchedDestination } from '../../src/logger.ts';
+
+function recordingTarget() {
+  const writes: string[] = [];
+  return { writes, write: (chunk: string) => void writes.push(chunk) };
+}
+
+test('lines logged in one turn of the event loop are written together, in order, at its end', async () => {
+  const target = recordingTarget();
+  const logger = createLogger('info', new TurnBatchedDestination(target));
+  logger.info({ n: 1 }, 'first');
+  logger.info({ n: 2 }, 'second');
+  assert.equal(target.writes.length, 0, 'nothing is written before the turn ends');
+
+  await nextTurn();
+  assert.equal(target.writes.length, 1);
+  const lines = (target.writes[0] ?? '').trimEnd().split('\n');
+  assert.deepEqual(
+    lines.map((line) => (JSON.parse(line) as { msg: string }).msg),
+    ['first', 'second'],
+  );
+
+  logger.info('third');
+  await nextTurn();
+  assert.equal(target.writes.length, 2);
+  assert.match(target.writes[1] ?? '', /"msg":"third"/);
+});
+
+test('flush writes pending lines at once', () => {
+  const target = recordingTarget();
+  const logger = createLogger('info', new TurnBatchedDestination(target));
+  logger.warn('now');
+  logger.flush();
+  assert.equal(target.writes.length, 1);
+  assert.match(target.writes[0] ?? '', /"msg":"now"/);
+});
+
+test('a request logger becomes a child bound to the request id only when something logs through it', () => {
+  const target = recordingTarget();
+  const root = pino({ base: null, timestamp: false }, target);
+  let children = 0;
+  const counting = Object.assign(Object.create(root) as typeof root, {
+    child: (...args: Parameters<typeof root.child>) => {
+      children++;
+      return root.child(...args);
+    },
+  });
+
+  const quiet = deferredChildLogger(counting, { reqId: 'req_quiet' }, {});
+  assert.equal(quiet.level, 'info');
+  assert.equal(children, 0);
+
+  const loud = deferredChildLogger(counting, { reqId: 'req_loud' }, {});
+  loud.error({ code: 'boom' }, 'failed %s', 'here');
+  loud.debug('below the level');
+  assert.equal(children, 1);
+  assert.deepEqual(
+    target.writes.map((line) => JSON.parse(line) as unknown),
+    [{ level: 50, reqId: 'req_loud', code: 'boom', msg: 'failed here' }],
+  );
+
+  loud.level = 'debug';
+  loud.debug('now shown');
+  assert.equal(children, 1, 'one child per request, however many lines');
+  assert.equal(target.writes.length, 2);
+  assert.equal(root.level, 'info', "raising one request's level leaves the others alone");
+});
+
+test('a process that exits in the middle of a turn still writes the lines it logged', () => {
+  const loggerModule = new URL('../../src/logger.ts', import.meta.url).href;
+  const script = `
+    const { createLogger } = await import(${JSON.stringify(loggerModule)});
+    createLogger('info').info('last words');
+    process.exit(3);
+  `;
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  assert.equal(child.status, 3, child.stderr);
+  assert.match(child.stdout, /"msg":"last words"/);
+});
