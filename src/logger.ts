@@ -1,5 +1,6 @@
 import pino, { type Logger } from 'pino';
 import type { LogLevel } from './config.ts';
+import { toIso } from './shared/clock.ts';
 
 /**
  * Structured JSON logs. Nothing the service logs carries a key or secret, and these paths are
@@ -11,7 +12,8 @@ export function createLogger(level: LogLevel, destination?: pino.DestinationStre
     {
       level,
       base: { service: 'tributary' },
-      timestamp: pino.stdTimeFunctions.isoTime,
+      // pino's isoTime makes a Date per line: a third of the cost of a request's log line.
+      timestamp: () => `,"time":"${toIso(Date.now())}"`,
       redact: {
         paths: [
           'authorization',

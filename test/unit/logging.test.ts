@@ -20,11 +20,18 @@ test('lines logged in one turn of the event loop are written together, in order,
 
   await nextTurn();
   assert.equal(target.writes.length, 1);
-  const lines = (target.writes[0] ?? '').trimEnd().split('\n');
+  const lines = (target.writes[0] ?? '')
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { msg: string; time: string });
   assert.deepEqual(
-    lines.map((line) => (JSON.parse(line) as { msg: string }).msg),
+    lines.map((line) => line.msg),
     ['first', 'second'],
   );
+  for (const line of lines) {
+    assert.match(line.time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    assert.ok(Math.abs(Date.parse(line.time) - Date.now()) < 5_000);
+  }
 
   logger.info('third');
   await nextTurn();
