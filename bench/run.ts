@@ -35,7 +35,9 @@ import { benchIngest } from './ingest.ts';
 import { benchScale } from './scale.ts';
 import { seedDatabase } from './seed.ts';
 
+// What `npm start` and bin/tributary.js run the service with; the bare server gets the same.
 const PRODUCTION_NODE_FLAGS = ['--max-semi-space-size=12'];
+const PRODUCTION_ENV = { MALLOC_ARENA_MAX: '2' };
 
 const { values: flags } = parseArgs({
   options: {
@@ -76,6 +78,7 @@ async function benchApi(): Promise<boolean> {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
+    ...PRODUCTION_ENV,
     DATABASE_URL: databaseFile,
     DATA_DIR: WORK_DIR,
     HOST: '127.0.0.1',
