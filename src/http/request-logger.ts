@@ -35,7 +35,8 @@ class DeferredChildLogger implements FastifyBaseLogger {
   }
 
   get level(): LevelWithSilentOrString {
-    return (this.made ?? this.parent).level;
+    // A route's own `logLevel` arrives as the child's level option.
+    return this.made?.level ?? this.options.level ?? this.parent.level;
   }
 
   set level(level: LevelWithSilentOrString) {

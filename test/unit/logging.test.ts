@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import Fastify, { LogController } from 'fastify';
 import pino from 'pino';
 import { deferredChildLogger } from '../../src/http/request-logger.ts';
 import { createLogger, TurnBatchedDestination } from '../../src/logger.ts';
@@ -61,6 +62,8 @@ test('a request logger becomes a child bound to the request id only when somethi
 
   const quiet = deferredChildLogger(counting, { reqId: 'req_quiet' }, {});
   assert.equal(quiet.level, 'info');
+  const chatty = deferredChildLogger(counting, { reqId: 'req_chatty' }, { level: 'debug' });
+  assert.equal(chatty.level, 'debug', "a route's log level shows before the child is made");
   assert.equal(children, 0);
 
   const loud = deferredChildLogger(counting, { reqId: 'req_loud' }, {});
@@ -89,4 +92,28 @@ test('a process that exits in the middle of a turn still writes the lines it log
   const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
   assert.equal(child.status, 3, child.stderr);
   assert.match(child.stdout, /"msg":"last words"/);
+});
+
+test("Fastify accepts the deferred request logger, and a request's error line carries its id", async () => {
+  const target = recordingTarget();
+  const app = Fastify({
+    loggerInstance: pino({ base: null, timestamp: false }, target),
+    logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: deferredChildLogger,
+  });
+  app.get('/fails', (request) => {
+    request.log.error({ code: 'boom' }, 'it broke');
+    return { id: request.id };
+  });
+  app.get('/quiet', () => ({ ok: true }));
+  try {
+    const failed = await app.inject({ method: 'GET', url: '/fails' });
+    await app.inject({ method: 'GET', url: '/quiet' });
+    assert.deepEqual(
+      target.writes.map((line) => JSON.parse(line) as unknown),
+      [{ level: 50, reqId: failed.json<{ id: string }>().id, code: 'boom', msg: 'it broke' }],
+    );
+  } finally {
+    await app.close();
+  }
 });
