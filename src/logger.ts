@@ -32,10 +32,10 @@ export function createLogger(level: LogLevel, destination?: pino.DestinationStre
 
 /**
  * Collects the lines logged during one turn of the event loop and writes them with one
- * synchronous write at the end of the turn. The service logs a line per request, and
- * handing each line (or each few) to libuv's thread pool cost more than formatting it;
- * one write per turn costs a fraction of that and keeps the lines in order. (sonic-boom's own
- * buffering measures the whole pending buffer on every line, which grows with the load.) Nothing waits:
+ * synchronous write at the end of the turn. The service logs a line per request, and handing
+ * each line (or each few) to libuv's thread pool cost more than formatting it; one write per
+ * turn costs a fraction of that and keeps the lines in order. (sonic-boom's own buffering
+ * measures the whole pending buffer on every line, which grows with the load.) Nothing waits:
  * a line reaches the file within the turn that logged it, and the last turn's lines are
  * written before the process exits. A stdout that cannot keep up slows the service down
  * (sonic-boom retries a full pipe) rather than growing an unbounded buffer.
