@@ -35,9 +35,23 @@ import { benchIngest } from './ingest.ts';
 import { benchScale } from './scale.ts';
 import { seedDatabase } from './seed.ts';
 
-// What `npm start` and bin/tributary.js run the service with; the bare server gets the same.
-const PRODUCTION_NODE_FLAGS = ['--max-semi-space-size=12'];
-const PRODUCTION_ENV = { MALLOC_ARENA_MAX: '2' };
+// The environment and Node flags of `npm start` (package.json), read rather than copied so the
+// bench runs what production runs; the bare server gets the same.
+const { env: PRODUCTION_ENV, nodeFlags: PRODUCTION_NODE_FLAGS } = startCommandSettings();
+
+/** `NAME=VALUE ... node --flag ... src/main.ts serve` -> its assignments and its Node flags. */
+function startCommandSettings(): { env: Record<string, string>; nodeFlags: string[] } {
+  const manifest = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
+  const words = manifest.scripts.start.split(/\s+/);
+  const node = words.indexOf('node');
+  if (node < 0) throw new Error(`package.json's start script does not run node: ${manifest.scripts.start}`);
+  const env = Object.fromEntries(
+    words.slice(0, node).map((assignment) => assignment.split('=', 2) as [string, string]),
+  );
+  return { env, nodeFlags: words.slice(node + 1).filter((word) => word.startsWith('--')) };
+}
 
 const { values: flags } = parseArgs({
   options: {

@@ -37,6 +37,17 @@ async function startServer(env: Record<string, string>): Promise<Started> {
 }
 
 describe('the server process', () => {
+  test('`tributary` runs Node with the environment and flags of `npm start`', () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      scripts: { start: string };
+    };
+    const start = manifest.scripts.start;
+    const launcher = start.slice(0, start.indexOf(' src/main.ts'));
+    assert.match(launcher, /\bnode\b/);
+    const shebang = fs.readFileSync(path.join(REPO_ROOT, 'bin/tributary.js'), 'utf8').split('\n')[0];
+    assert.equal(shebang, `#!/usr/bin/env -S ${launcher}`);
+  });
+
   test('first start prints a demo account whose keys work; no key ever reaches the logs', async (t) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-proc-'));
     t.after(() => {
