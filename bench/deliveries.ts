@@ -143,7 +143,7 @@ async function setUp(): Promise<Setup> {
   const services = createServices(
     {
       publicUrl: 'http://bench.test',
-      ingest: { rtmpPort: 1935, reconnectWindowSeconds: 60, ffmpegPath: 'ffmpeg' },
+      ingest: { rtmpPort: 1935 },
       webhooks: config,
     },
     database,

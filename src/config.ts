@@ -27,8 +27,21 @@ export interface Config {
    * true (any), or a comma-separated list of addresses or CIDR ranges.
    */
   trustProxy: boolean | string;
+  http: HttpLimitsConfig;
   webhooks: WebhookConfig;
   ingest: IngestConfig;
+}
+
+/** What one HTTP client may make the server hold (slow clients, connection floods). */
+export interface HttpLimitsConfig {
+  /** The whole request, headers and body, must arrive within this time. */
+  requestTimeoutMs: number;
+  /** A connection with no bytes moving either way is closed after this time. */
+  idleTimeoutMs: number;
+  /** How long a kept-alive connection waits for its next request. */
+  keepAliveTimeoutMs: number;
+  /** Open connections at once; more are refused at accept. */
+  maxConnections: number;
 }
 
 export interface WebhookConfig {
@@ -43,6 +56,8 @@ export interface IngestConfig {
   rtmpPort: number;
   reconnectWindowSeconds: number;
   ffmpegPath: string;
+  /** RTMP connections open at once (publishers and would-be publishers); more are refused. */
+  maxConnections: number;
 }
 
 export class ConfigError extends Error {
@@ -184,10 +199,17 @@ export function loadConfig(env: Env = process.env): Config {
     disableAfterFailedEvents: read.integer('WEBHOOK_DISABLE_AFTER_FAILED_EVENTS', 3, 1, 1000),
     allowPrivateTargets: read.boolean('WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
   };
+  const http: HttpLimitsConfig = {
+    requestTimeoutMs: read.integer('HTTP_REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    idleTimeoutMs: read.integer('HTTP_IDLE_TIMEOUT_MS', 60_000, 100, 3_600_000),
+    keepAliveTimeoutMs: read.integer('HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 3_600_000),
+    maxConnections: read.integer('HTTP_MAX_CONNECTIONS', 10_000, 1, 1_000_000),
+  };
   const ingest: IngestConfig = {
     rtmpPort: read.integer('RTMP_PORT', 1935, 0, 65535),
     reconnectWindowSeconds: read.integer('RECONNECT_WINDOW_SECONDS', 60, 1, 3600),
     ffmpegPath: read.string('FFMPEG_PATH', 'ffmpeg'),
+    maxConnections: read.integer('RTMP_MAX_CONNECTIONS', 64, 1, 100_000),
   };
 
   if (read.problems.length > 0) throw new ConfigError(read.problems);
@@ -204,6 +226,7 @@ export function loadConfig(env: Env = process.env): Config {
     secretKey,
     redisUrl,
     trustProxy,
+    http,
     webhooks,
     ingest,
   };

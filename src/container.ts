@@ -1,7 +1,7 @@
 // The composition root's wiring: one instance of each service over one database. The server,
 // the worker and the CLI all build their parts here, so they share the same rules.
 import { AccountService } from './accounts/account.service.ts';
-import type { Config, WebhookConfig } from './config.ts';
+import type { Config, IngestConfig, WebhookConfig } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { CursorCodec } from './http/pagination.ts';
 import type { Clock } from './shared/clock.ts';
@@ -28,7 +28,10 @@ export interface Services {
 }
 
 export function createServices(
-  config: Pick<Config, 'publicUrl' | 'ingest'> & { webhooks?: Pick<WebhookConfig, 'allowPrivateTargets'> },
+  config: Pick<Config, 'publicUrl'> & {
+    ingest: Pick<IngestConfig, 'rtmpPort'>;
+    webhooks?: Pick<WebhookConfig, 'allowPrivateTargets'>;
+  },
   database: DatabaseHandle,
   secretKey: Buffer,
   clock: Clock,

@@ -155,6 +155,7 @@ export async function startMediaServer(
     rtmpPort,
     reconnectWindowSeconds: options.reconnectWindowSeconds ?? 3,
     ffmpegPath: options.ffmpegPath ?? 'ffmpeg',
+    maxConnections: 64,
   };
   const webhookConfig = {
     retryDelaysMs: [200, 400],

@@ -101,7 +101,7 @@ export async function startTestServer(t: TestContext, options: TestServerOptions
   const services = createServices(
     {
       publicUrl: 'http://media.test',
-      ingest: { rtmpPort: 1935, reconnectWindowSeconds: 60, ffmpegPath: 'ffmpeg' },
+      ingest: { rtmpPort: 1935 },
     },
     handle,
     Buffer.alloc(32, 7),

@@ -207,7 +207,7 @@ describe('Redis rate-limit store', { skip: SKIP_WITHOUT_REDIS }, () => {
         const services = createServices(
           {
             publicUrl: 'http://media.test',
-            ingest: { rtmpPort: 1935, reconnectWindowSeconds: 60, ffmpegPath: 'ffmpeg' },
+            ingest: { rtmpPort: 1935 },
           },
           handle,
           Buffer.alloc(32, 7),

@@ -34,7 +34,7 @@ for (const dialect of DIALECTS) {
       const services = createServices(
         {
           publicUrl: 'http://media.test',
-          ingest: { rtmpPort: 1935, reconnectWindowSeconds: 60, ffmpegPath: 'ffmpeg' },
+          ingest: { rtmpPort: 1935 },
           webhooks: { allowPrivateTargets: true },
         },
         handle,

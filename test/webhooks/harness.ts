@@ -47,7 +47,7 @@ export async function startWebhookServer(
   const services = createServices(
     {
       publicUrl: 'http://media.test',
-      ingest: { rtmpPort: 1935, reconnectWindowSeconds: 60, ffmpegPath: 'ffmpeg' },
+      ingest: { rtmpPort: 1935 },
       webhooks: config,
     },
     handle,
