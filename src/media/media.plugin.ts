@@ -3,26 +3,31 @@
 // It serves whatever media exists; without ffmpeg there is simply none yet.
 import type { FastifyInstance } from 'fastify';
 import type { DatabaseHandle } from '../db/database.ts';
+import type { Clock } from '../shared/clock.ts';
 import type { PublicUrls } from '../shared/public-urls.ts';
 import { MediaPaths } from './media-paths.ts';
 import { mediaRoutes } from './media.routes.ts';
+import { PlaylistLimiter } from './playlist-limiter.ts';
 import type { ViewerTracker } from './viewer-tracker.ts';
 import { watchRoutes } from './watch.routes.ts';
 import { WatchService } from './watch.service.ts';
 
 export interface MediaPluginOptions {
-  services: { database: DatabaseHandle; urls: PublicUrls };
+  services: { database: DatabaseHandle; urls: PublicUrls; clock: Clock };
   /** DATA_DIR: media lives in DATA_DIR/media. */
   dataDir: string;
   /** Shared with the ingest, which writes the counts to the streams. */
   viewers: ViewerTracker;
+  /** Live-playlist fetches per client address and stream per minute; see playlist-limiter.ts. */
+  playlistFetchesPerMinute?: number;
 }
 
 export function mediaPlugin(options: MediaPluginOptions): (app: FastifyInstance) => Promise<void> {
   const paths = new MediaPaths(options.dataDir);
   const watch = new WatchService(options.services.database.db, options.services.urls, paths);
+  const playlists = new PlaylistLimiter(options.services.clock, options.playlistFetchesPerMinute);
   return async (app) => {
-    await app.register(mediaRoutes, { paths, viewers: options.viewers });
+    await app.register(mediaRoutes, { paths, viewers: options.viewers, playlists });
     await app.register(watchRoutes, { watch, urls: options.services.urls });
   };
 }

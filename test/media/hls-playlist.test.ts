@@ -78,14 +78,14 @@ test('the middle of a list is found by time', () => {
 test('viewers are distinct players seen within the window', () => {
   const clock = new TestClock(1_000_000);
   const viewers = new ViewerTracker(clock, 10_000);
-  viewers.seen('str_a', 'player:1');
-  viewers.seen('str_a', 'player:1');
-  viewers.seen('str_a', 'player:2');
-  viewers.seen('str_b', 'player:1');
+  viewers.seen('str_a', '192.0.2.1', 'player:1');
+  viewers.seen('str_a', '192.0.2.1', 'player:1');
+  viewers.seen('str_a', '192.0.2.2', 'player:2');
+  viewers.seen('str_b', '192.0.2.1', 'player:1');
   assert.equal(viewers.count('str_a'), 2);
   assert.equal(viewers.count('str_b'), 1);
   clock.advance(6000);
-  viewers.seen('str_a', 'player:2');
+  viewers.seen('str_a', '192.0.2.2', 'player:2');
   clock.advance(5000);
   assert.equal(viewers.count('str_a'), 1, 'player 1 left more than 10 s ago');
   assert.equal(viewers.count('str_b'), 0);
