@@ -15,11 +15,12 @@ export interface WatchRoutesOptions {
 }
 
 const PUBLIC_DIR = path.resolve(import.meta.dirname, '../../public');
-const ASSETS: Record<string, string> = {
-  'hls.min.js': createRequire(import.meta.url).resolve('hls.js/dist/hls.min.js'),
-  'watch.js': path.join(PUBLIC_DIR, 'watch.js'),
-  'watch.css': path.join(PUBLIC_DIR, 'watch.css'),
-};
+/** A Map, not an object: a name like `__proto__` or `constructor` must find nothing. */
+const ASSETS = new Map<string, string>([
+  ['hls.min.js', createRequire(import.meta.url).resolve('hls.js/dist/hls.min.js')],
+  ['watch.js', path.join(PUBLIC_DIR, 'watch.js')],
+  ['watch.css', path.join(PUBLIC_DIR, 'watch.css')],
+]);
 
 export async function watchRoutes(app: FastifyInstance, options: WatchRoutesOptions): Promise<void> {
   const { watch, urls } = options;
@@ -67,6 +68,6 @@ export async function watchRoutes(app: FastifyInstance, options: WatchRoutesOpti
   app.get<{ Params: { name: string } }>(
     '/assets/:name',
     { config: { auth: 'none' }, schema },
-    async (request, reply) => sendFile(reply, ASSETS[request.params.name], 'asset'),
+    async (request, reply) => sendFile(reply, ASSETS.get(request.params.name), 'asset'),
   );
 }
