@@ -1,20 +1,29 @@
 // Who may call, and how often: authentication, rate limiting and scopes, in one onRequest
 // hook so they run before the body is read (decisions.md: authentication before
 // validation, scope before the body).
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+//
+// What a route needs comes from the route the router matched, never from the request's URL
+// text: the router decodes percent-escapes and accepts absolute-form targets
+// (`POST http://host/v1/...`), so a prefix test on the raw URL can be stepped around.
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { AccountService, Principal } from '../accounts/account.service.ts';
-import type { Scope } from '../accounts/account.table.ts';
 import type { Clock } from '../shared/clock.ts';
 import { AppError } from '../shared/errors.ts';
 import type { RateLimitStore } from './rate-limit-store.ts';
 
+/**
+ * Who may call a route: `public` without a key (health checks, the OpenAPI document, media and
+ * watch pages), `read` with any valid key, `write` with a key of the write scope.
+ */
+export type Access = 'public' | 'read' | 'write';
+
+const ACCESS_LEVELS: readonly Access[] = ['public', 'read', 'write'];
+
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** `none` opens a route to callers without a key (the OpenAPI document, health checks). */
-    auth?: 'required' | 'none';
-    /** The scope a key needs; `read` unless stated. */
-    scope?: Scope;
-    /** Health checks are polled by load balancers and are not rate limited. */
+    /** Every route must say; one that does not stops the app at start-up. */
+    access?: Access;
+    /** Health checks and media are polled and are not rate limited. */
     rateLimit?: boolean;
   }
   interface FastifyRequest {
@@ -30,26 +39,60 @@ export interface AccessOptions {
   perIpLimit: number;
 }
 
+export interface RouteAccess {
+  method: string;
+  url: string;
+  access: Access;
+}
+
+/** The API's routes live under this prefix; unknown paths under it ask for a key too. */
+const API_PREFIX = '/v1';
+
 const BEARER = /^Bearer +(\S+) *$/i;
 
+const declarations = new WeakMap<FastifyInstance, RouteAccess[]>();
+
+/** Each route's declared access, as registered (for tests and documentation). */
+export function declaredAccess(app: FastifyInstance): readonly RouteAccess[] {
+  return declarations.get(app) ?? [];
+}
+
+/**
+ * Installs the checks. Call it before any route is registered: routes registered earlier are
+ * not checked at start-up and answer only to write keys.
+ */
 export function installAccessControl(app: FastifyInstance, options: AccessOptions): void {
   app.decorateRequest('principal', null);
 
+  const table: RouteAccess[] = [];
+  declarations.set(app, table);
+  // A forgotten declaration must not quietly mean "read" (or "public"): refuse to start.
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const access = route.config?.access;
+    const methods = [route.method].flat();
+    if (!isAccess(access)) {
+      throw new Error(
+        `Route ${methods.join(',')} ${route.url} does not declare its access: ` +
+          `add config: { access: 'public' | 'read' | 'write' } to its options.`,
+      );
+    }
+    for (const method of methods) table.push({ method, url: route.url, access });
+  });
+
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const config = request.routeOptions.config;
-    if (config.rateLimit === false) return;
+    const access = accessOf(request);
+    const limited = config.rateLimit !== false;
+    if (access === 'public' && !limited) return;
 
     const header = request.headers.authorization;
     const presented = header === undefined ? undefined : BEARER.exec(header)?.[1];
     const principal = presented === undefined ? null : await options.accounts.authenticate(presented);
     request.principal = principal;
 
-    await applyRateLimit(request, reply, principal, options);
+    if (limited) await applyRateLimit(request, reply, principal, options);
 
-    // Unknown paths under /v1 answer 401 to anonymous callers, like the real routes would.
-    const isApiPath = request.url.startsWith('/v1/');
-    const authRequired = config.auth === 'required' || (config.auth === undefined && isApiPath);
-    if (!authRequired) return;
+    if (access === 'public') return;
     if (presented === undefined) {
       throw new AppError(
         'authentication_required',
@@ -57,10 +100,39 @@ export function installAccessControl(app: FastifyInstance, options: AccessOption
       );
     }
     if (!principal) throw new AppError('invalid_api_key', 'The API key is unknown or has been revoked.');
-    if (config.scope === 'write' && principal.scope !== 'write') {
+    if (access === 'write' && principal.scope !== 'write') {
       throw new AppError('insufficient_scope', 'This action needs an API key with the write scope.');
     }
   });
+}
+
+function isAccess(value: unknown): value is Access {
+  return ACCESS_LEVELS.includes(value as Access);
+}
+
+function accessOf(request: FastifyRequest): Access {
+  const declared = request.routeOptions.config.access;
+  if (isAccess(declared)) return declared;
+  // Unknown paths under /v1 answer 401 to anonymous callers, like the real routes would. The
+  // path is read as the router reads it, so any spelling of /v1 counts; a misread here can
+  // only turn one 404 into a 401 or back, as no handler runs.
+  if (request.is404) return isUnderApiPrefix(request.url) ? 'read' : 'public';
+  // Start-up refuses routes without a declaration; one registered before the hook was
+  // installed gets the strictest answer.
+  return 'write';
+}
+
+/** The request target's path as the router matches it: origin of absolute-form dropped, decoded. */
+function isUnderApiPrefix(target: string): boolean {
+  const origin = /^https?:\/\/[^/?#]*/i.exec(target);
+  const path = (origin ? target.slice(origin[0].length) : target).split(/[?#]/, 1)[0] ?? '';
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // malformed escapes: judged as written
+  }
+  return decoded === API_PREFIX || decoded.startsWith(`${API_PREFIX}/`);
 }
 
 async function applyRateLimit(

@@ -11,7 +11,7 @@ export interface HealthOptions {
 }
 
 export async function healthRoutes(app: FastifyInstance, options: HealthOptions): Promise<void> {
-  const config = { auth: 'none', rateLimit: false } as const;
+  const config = { access: 'public', rateLimit: false } as const;
 
   app.get('/healthz', { config, schema: { hide: true } }, async () => ({ status: 'ok' }));
 

@@ -37,7 +37,7 @@ export async function watchRoutes(app: FastifyInstance, options: WatchRoutesOpti
   // The page itself counts against the per-IP limit like any anonymous request.
   app.get<{ Params: { id: string } }>(
     '/watch/:id',
-    { config: { auth: 'none' }, schema },
+    { config: { access: 'public' }, schema },
     async (request, reply: FastifyReply) => {
       const info = await watch.find(request.params.id);
       reply.header('Cache-Control', 'no-cache').header('X-Content-Type-Options', 'nosniff');
@@ -57,7 +57,7 @@ export async function watchRoutes(app: FastifyInstance, options: WatchRoutesOpti
   // Polled by open pages every few seconds, hence no rate limit (like the media it describes).
   app.get<{ Params: { id: string } }>(
     '/watch/:id/info',
-    { config: { auth: 'none', rateLimit: false }, schema },
+    { config: { access: 'public', rateLimit: false }, schema },
     async (request, reply) => {
       const info = await watch.find(request.params.id);
       if (!info) throw new AppError('resource_not_found', 'No stream or video with this id can be watched.');
@@ -67,7 +67,7 @@ export async function watchRoutes(app: FastifyInstance, options: WatchRoutesOpti
 
   app.get<{ Params: { name: string } }>(
     '/assets/:name',
-    { config: { auth: 'none' }, schema },
+    { config: { access: 'public' }, schema },
     async (request, reply) => sendFile(reply, ASSETS.get(request.params.name), 'asset'),
   );
 }

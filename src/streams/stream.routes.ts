@@ -21,6 +21,7 @@ export const streamRoutes: FastifyPluginAsyncTypebox<StreamRoutesOptions> = asyn
   app.get(
     '/streams',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'listStreams',
         summary: 'List streams, newest first',
@@ -52,6 +53,7 @@ export const streamRoutes: FastifyPluginAsyncTypebox<StreamRoutesOptions> = asyn
   app.get(
     '/streams/:id',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'getStream',
         summary: 'Retrieve a stream',
@@ -70,7 +72,7 @@ export const streamRoutes: FastifyPluginAsyncTypebox<StreamRoutesOptions> = asyn
   app.post(
     '/streams',
     {
-      config: { scope: 'write' },
+      config: { access: 'write' },
       schema: {
         operationId: 'createStream',
         summary: 'Create a stream, scheduled or in standby',
@@ -97,7 +99,7 @@ export const streamRoutes: FastifyPluginAsyncTypebox<StreamRoutesOptions> = asyn
   app.post(
     '/streams/:id/reset-stream-key',
     {
-      config: { scope: 'write' },
+      config: { access: 'write' },
       schema: {
         operationId: 'resetStreamKey',
         summary: "Replace a stream's secret stream key (creator only)",

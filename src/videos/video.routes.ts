@@ -20,6 +20,7 @@ export const videoRoutes: FastifyPluginAsyncTypebox<VideoRoutesOptions> = async 
   app.get(
     '/videos',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'listVideos',
         summary: 'List published videos, newest first',
@@ -50,6 +51,7 @@ export const videoRoutes: FastifyPluginAsyncTypebox<VideoRoutesOptions> = async 
   app.get(
     '/videos/:id',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'getVideo',
         summary: 'Retrieve a video',

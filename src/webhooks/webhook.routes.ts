@@ -13,7 +13,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
   app.post(
     '/webhooks',
     {
-      config: { scope: 'write' },
+      config: { access: 'write' },
       schema: {
         operationId: 'createWebhook',
         summary: 'Register a webhook; its secret is shown only in this response, and a ping follows',
@@ -38,6 +38,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
   app.get(
     '/webhooks',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'listWebhooks',
         summary: "List the account's webhooks (without secrets)",
@@ -52,7 +53,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
   app.delete(
     '/webhooks/:id',
     {
-      config: { scope: 'write' },
+      config: { access: 'write' },
       schema: {
         operationId: 'deleteWebhook',
         summary: 'Delete a webhook for good; deliveries to it stop at once',
