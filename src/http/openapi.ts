@@ -23,5 +23,7 @@ export function openApiOptions(): SwaggerOptions {
 }
 
 export async function openApiRoutes(app: FastifyInstance): Promise<void> {
-  app.get('/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
+  app.get('/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () =>
+    app.swagger(),
+  );
 }
