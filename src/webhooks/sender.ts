@@ -3,7 +3,7 @@
 // checked where the socket is opened.
 import net from 'node:net';
 import { Agent } from 'undici';
-import { hostOf, isPublicAddress, publicOnlyLookup } from './url-safety.ts';
+import { hostOf, isPublicAddress, publicOnlyLookup, type Resolver } from './url-safety.ts';
 
 /** How much of a response body is kept on the attempt row. */
 export const EXCERPT_BYTES = 1024;
@@ -37,6 +37,8 @@ export interface SenderOptions {
    * NODE_EXTRA_CA_CERTS apply (setting `ca` would replace both).
    */
   ca?: string | Buffer | undefined;
+  /** Tests only: resolve names with this instead of the system resolver; answers are still checked. */
+  resolve?: Resolver | undefined;
 }
 
 export class WebhookSender {
@@ -52,7 +54,7 @@ export class WebhookSender {
       bodyTimeout: options.timeoutMs,
       connect: {
         timeout: options.timeoutMs,
-        ...(options.allowPrivateTargets ? {} : { lookup: publicOnlyLookup }),
+        ...(options.allowPrivateTargets ? {} : { lookup: publicOnlyLookup(options.resolve) }),
         ...(options.ca === undefined ? {} : { ca: options.ca }),
       },
     });

@@ -4,64 +4,9 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import { invalidParameter } from '../shared/errors.ts';
+import { classifyAddress, isPublicAddress } from './address-classifier.ts';
 
-const NON_PUBLIC = new net.BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8], // "this network"
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10], // carrier-grade NAT (and some clouds' metadata)
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16], // link-local, including 169.254.169.254 metadata
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.88.99.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved and broadcast
-] as const) {
-  NON_PUBLIC.addSubnet(network, prefix, 'ipv4');
-}
-for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['100::', 64], // discard
-  ['2001:db8::', 32], // documentation
-  ['fc00::', 7], // unique local, including fd00:ec2::254 metadata
-  ['fe80::', 10], // link-local
-  ['fec0::', 10], // old site-local
-  ['ff00::', 8], // multicast
-] as const) {
-  NON_PUBLIC.addSubnet(network, prefix, 'ipv6');
-}
-
-/** An IPv4 address carried inside an IPv6 one (mapped, NAT64 or 6to4), which is what gets reached. */
-function embeddedIpv4(address: string): string | undefined {
-  const lower = address.toLowerCase();
-  const mapped = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (mapped) return mapped[1];
-  const groups = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (groups) {
-    const high = parseInt(groups[1] ?? '0', 16);
-    const low = parseInt(groups[2] ?? '0', 16);
-    return [high >> 8, high & 255, low >> 8, low & 255].join('.');
-  }
-  return undefined;
-}
-
-export function isPublicAddress(address: string): boolean {
-  const family = net.isIP(address);
-  if (family === 4) return !NON_PUBLIC.check(address, 'ipv4');
-  if (family === 6) {
-    const inner = embeddedIpv4(address);
-    if (inner !== undefined) return isPublicAddress(inner);
-    return !NON_PUBLIC.check(address, 'ipv6');
-  }
-  return false;
-}
+export { classifyAddress, isPublicAddress };
 
 export const MAX_URL_LENGTH = 2048;
 
@@ -89,8 +34,14 @@ export async function checkWebhookUrl(raw: string, allowPrivateTargets: boolean)
   const host = hostOf(url);
   const addresses = net.isIP(host) ? [host] : await resolveAll(host);
   if (addresses === undefined || addresses.length === 0) throw invalid(`host '${host}' does not resolve`);
-  if (!addresses.every(isPublicAddress)) {
-    throw invalid('must point to a public address (loopback, private, link-local and similar are refused)');
+  const refused = addresses.map(classifyAddress).find((verdict) => !verdict.public);
+  if (refused) {
+    // The reason names the address, so it is given only for a literal one: for a name it would
+    // tell the caller what our resolver answers (internal names included).
+    const why = net.isIP(host)
+      ? `: ${refused.reason}`
+      : ' (loopback, private, link-local and similar are refused)';
+    throw invalid(`must point to a public address${why}`);
   }
   return raw;
 }
@@ -114,39 +65,53 @@ type LookupCallback = (
   family?: number,
 ) => void;
 
+/** Every address of a name, as `dns.lookup` with `all: true` gives them. */
+export type Resolver = (
+  hostname: string,
+  options: dns.LookupAllOptions,
+  callback: (error: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void,
+) => void;
+
+export const systemResolver: Resolver = (hostname, options, callback) => {
+  dns.lookup(hostname, options, callback);
+};
+
 export class PrivateTargetError extends Error {
   readonly code = 'ERR_WEBHOOK_PRIVATE_TARGET';
 }
 
 /**
- * A `lookup` for net/tls connect that resolves as usual and refuses the connection when any
- * answer is not public. Installed on the sending agent, it checks the address at the moment
- * the socket is opened.
+ * A `lookup` for net/tls connect that resolves through `resolve` and refuses the connection
+ * when any answer is not public. Installed on the sending agent, it checks the address at the
+ * moment the socket is opened.
  */
-export function publicOnlyLookup(
-  hostname: string,
-  options: dns.LookupOptions,
-  callback: LookupCallback,
-): void {
-  dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) {
-      callback(error, []);
-      return;
-    }
-    const refused = addresses.find((entry) => !isPublicAddress(entry.address));
-    if (refused) {
-      callback(new PrivateTargetError(`${hostname} resolves to non-public address ${refused.address}`), []);
-      return;
-    }
-    if (options.all === true) {
-      callback(null, addresses);
-      return;
-    }
-    const first = addresses[0];
-    if (!first) {
-      callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), []);
-      return;
-    }
-    callback(null, first.address, first.family);
-  });
+export function publicOnlyLookup(resolve: Resolver = systemResolver) {
+  return (hostname: string, options: dns.LookupOptions, callback: LookupCallback): void => {
+    resolve(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) {
+        callback(error, []);
+        return;
+      }
+      const refused = addresses
+        .map((entry) => classifyAddress(entry.address))
+        .find((verdict) => !verdict.public);
+      if (refused) {
+        callback(
+          new PrivateTargetError(`${hostname} resolves to a non-public address: ${refused.reason}`),
+          [],
+        );
+        return;
+      }
+      if (options.all === true) {
+        callback(null, addresses);
+        return;
+      }
+      const first = addresses[0];
+      if (!first) {
+        callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), []);
+        return;
+      }
+      callback(null, first.address, first.family);
+    });
+  };
 }
