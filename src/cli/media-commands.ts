@@ -2,7 +2,7 @@
 // publishes it (source_stream_id null), with a progress bar when run on a terminal.
 import { detectFfmpeg, ffprobePathFor } from '../media/ffmpeg.ts';
 import { MediaPaths } from '../media/media-paths.ts';
-import { ImportError, importVideo } from '../media/video-import.ts';
+import { ImportError, importableFile, importVideo } from '../media/video-import.ts';
 import { parse, requireString, UsageError } from './args.ts';
 import type { Command } from './operator-commands.ts';
 
@@ -11,6 +11,7 @@ export const videosImport: Command = {
     'tributary videos import FILE --creator USR --title T [--category C] [--private] [--description D] [--tag T]...',
     '  Packages a video file as HLS (stream copy when it is H.264 with AAC or MP3 audio, otherwise',
     '  encoded once to H.264/AAC), publishes it, emits video.published and prints the new vid_ id.',
+    '  A FILE whose name starts with - goes after the options and --, or as ./-name.',
   ].join('\n'),
   async run(runtime, argv, out) {
     const { values, positionals } = parse(
@@ -29,6 +30,14 @@ export const videosImport: Command = {
     if (positionals.length > 1) throw new UsageError(`Import one file at a time.\n\n${this.usage}`);
     const creatorId = requireString(values.creator, '--creator', this.usage);
     const title = requireString(values.title, '--title', this.usage);
+
+    // Refused before ffmpeg is even looked for: a missing file is the likelier mistake.
+    try {
+      await importableFile(file);
+    } catch (error) {
+      if (error instanceof ImportError) throw new UsageError(`Cannot import: ${error.message}`);
+      throw error;
+    }
 
     const ffmpegPath = runtime.config.ingest.ffmpegPath;
     const ffmpeg = await detectFfmpeg(ffmpegPath);

@@ -92,11 +92,20 @@ export interface MediaFacts {
   height: number | undefined;
 }
 
+/**
+ * A local file as ffmpeg and ffprobe must be given it: absolute. A relative name could start
+ * with `-` (read as an option) or `concat:`, `file:`, `pipe:`... (read as a protocol); a path
+ * starting with `/` is always a plain file.
+ */
+export function localInput(file: string): string {
+  return path.resolve(file);
+}
+
 /** Duration and codecs of a media file or playlist, from ffprobe's JSON. */
 export async function probeMedia(ffprobePath: string, input: string): Promise<MediaFacts> {
   const { stdout } = await runTool(
     ffprobePath,
-    ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', input],
+    ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', '-i', localInput(input)],
     { timeoutMs: 60_000 },
   );
   const parsed = JSON.parse(stdout) as {
@@ -136,7 +145,7 @@ export async function captureFrame(
       '-ss',
       atSeconds.toFixed(3),
       '-i',
-      input,
+      localInput(input),
       '-frames:v',
       '1',
       '-update',

@@ -1,6 +1,7 @@
 // Importing a video file: ffprobe says what it holds; H.264 with AAC or MP3 audio (what
 // browsers play from HLS) is packaged by stream copy, anything else is encoded once to H.264
 // and AAC; segments are 2 s where the keyframes allow. Then it is published like a recording.
+import type { Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Privacy } from '../streams/stream.table.ts';
@@ -27,20 +28,42 @@ export class ImportError extends Error {}
 
 const PLAYABLE_AUDIO = new Set(['aac', 'mp3']);
 
+/**
+ * The absolute path of the regular, readable file an operator named, or an ImportError saying
+ * why not. ffmpeg is only ever given this path: a name given as is could start with `-` (an
+ * option) or `concat:`, `file:`, `http:`, `pipe:` (a protocol), and a directory, a device or
+ * a fifo would not be media (ffmpeg would wait on a fifo for ever).
+ */
+export async function importableFile(file: string): Promise<string> {
+  const absolute = path.resolve(file);
+  let stat: Stats;
+  try {
+    stat = await fs.stat(absolute);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new ImportError(`${file} does not exist.`);
+    throw new ImportError(`Cannot read ${file}.`);
+  }
+  if (stat.isDirectory()) throw new ImportError(`${file} is a directory, not a regular file.`);
+  if (!stat.isFile()) throw new ImportError(`${file} is not a regular file (a device, fifo or socket).`);
+  try {
+    await fs.access(absolute, fs.constants.R_OK);
+  } catch {
+    throw new ImportError(`Cannot read ${file}.`);
+  }
+  return absolute;
+}
+
 /** `onProgress` hears the fraction packaged so far (0 to 1). */
 export async function importVideo(
   deps: ImportDeps,
   input: ImportInput,
   onProgress: (fraction: number) => void = () => undefined,
 ): Promise<{ video: VideoRow; copied: boolean }> {
-  try {
-    await fs.access(input.file);
-  } catch {
-    throw new ImportError(`Cannot read ${input.file}.`);
-  }
+  const file = await importableFile(input.file);
   let facts: MediaFacts;
   try {
-    facts = await probeMedia(deps.ffprobePath, input.file);
+    facts = await probeMedia(deps.ffprobePath, file);
   } catch {
     throw new ImportError(`${input.file} is not a media file ffmpeg can read.`);
   }
@@ -59,7 +82,7 @@ export async function importVideo(
   });
   const video = await publishVideoMedia(deps, draft, async (stagingDir) => {
     const totalUs = Number.isFinite(facts.durationSeconds) ? facts.durationSeconds * 1e6 : 0;
-    await runTool(deps.ffmpegPath, packagingArgs(input.file, stagingDir, copied), {
+    await runTool(deps.ffmpegPath, packagingArgs(file, stagingDir, copied), {
       onStdoutLine: (line) => {
         const match = /^out_time_us=(\d+)$/.exec(line.trim());
         if (match && totalUs > 0) onProgress(Math.min(1, Number(match[1]) / totalUs));

@@ -121,7 +121,7 @@ for (const dialect of DIALECTS) {
           '--title',
           'T',
         ]),
-        (error) => error instanceof UsageError && /Cannot read/.test(error.message),
+        (error) => error instanceof UsageError && /missing\.mp4 does not exist/.test(error.message),
       );
       await assert.rejects(
         runImport(runtime, [text, '--creator', account.userId, '--title', 'T']),
