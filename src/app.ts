@@ -2,12 +2,14 @@
 // or listen on an ephemeral port.
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { IncomingHttpHeaders } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { loadConfig, type HttpLimitsConfig } from './config.ts';
 import type { Services } from './container.ts';
 import { installAccessControl } from './http/access.ts';
 import { deferredChildLogger } from './http/request-logger.ts';
-import { installErrorHandling, sendError, toAppError } from './http/error-handler.ts';
+import { clientErrorHandler, installErrorHandling, sendError, toAppError } from './http/error-handler.ts';
 import { healthRoutes } from './http/health.routes.ts';
 import { openApiRoutes, openApiOptions } from './http/openapi.ts';
 import type { RateLimitStore } from './http/rate-limit-store.ts';
@@ -33,11 +35,37 @@ export interface AppOptions {
   logger?: Logger | undefined;
   /** Extra routes (media, watch pages, webhooks) registered by their features. */
   plugins?: ((app: FastifyInstance) => Promise<void>)[];
+  /** Slow-client and connection limits; the configuration's defaults for any not given. */
+  http?: Partial<HttpLimitsConfig>;
+}
+
+// Methods whose bodies Fastify never reads: one sent anyway is refused, not ignored.
+const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'TRACE']);
+
+function declaresBody(headers: IncomingHttpHeaders): boolean {
+  const length = headers['content-length'];
+  return headers['transfer-encoding'] !== undefined || (length !== undefined && Number(length) > 0);
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { services } = options;
+  const limits = { ...loadConfig({}).http, ...options.http };
   const app = Fastify({
+    // Slow clients: the whole request must arrive within requestTimeout (Node checks pending
+    // requests every connectionsCheckingInterval, 30 s unless told, so it is shortened to
+    // enforce the limit within a second), a connection with no traffic is closed after
+    // connectionTimeout, and an idle kept-alive one after keepAliveTimeout.
+    requestTimeout: limits.requestTimeoutMs,
+    connectionTimeout: limits.idleTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, Math.max(50, Math.floor(limits.requestTimeoutMs / 4))),
+      // Checked in the onRequest hook below, so the refusal is in the error envelope.
+      requireHostHeader: false,
+    },
+    // Unparseable HTTP and timed-out requests are answered in the envelope too.
+    clientErrorHandler,
     loggerInstance: options.logger as FastifyBaseLogger | undefined,
     logController: new LogController({ disableRequestLogging: true }),
     childLoggerFactory: deferredChildLogger,
@@ -53,6 +81,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     ajv: { customOptions: { removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // More connections are closed as soon as they are accepted.
+  app.server.maxConnections = limits.maxConnections;
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(({ schema }) => compileResponseSerializer(schema));
@@ -69,12 +99,37 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // and skip a promise each.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
+    if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
+      reply.header('Connection', 'close');
+      done(new AppError('malformed_request', 'An HTTP/1.1 request must have a Host header.'));
+      return;
+    }
     if (!draining) {
       done();
       return;
     }
     reply.header('Connection', 'close').header('Retry-After', 1);
     done(new AppError('service_unavailable', 'The server is shutting down; retry the request.'));
+  });
+  // After authentication (onRequest), before the query is validated.
+  app.addHook('preValidation', (request, reply, done) => {
+    if (BODYLESS_METHODS.has(request.method) && declaresBody(request.headers) && !request.is404) {
+      done(
+        new AppError(
+          'parameter_unknown',
+          `A ${request.method} request takes no body; send its parameters in the query string.`,
+        ),
+      );
+      return;
+    }
+    done();
+  });
+  // A response sent before the request's body was read (refused by authentication, rate
+  // limits, size or content type, or a body on GET) closes the connection: otherwise the
+  // server would go on reading, and discarding, whatever the client still sends.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.body === undefined && declaresBody(request.headers)) reply.header('Connection', 'close');
+    done(null, payload);
   });
   // One line per request, after the response: method, path, status and time, never headers.
   // It goes to the root logger with the request id as a field, which is the line a child

@@ -1,11 +1,14 @@
 // The one place where errors become responses. Catalogued AppErrors keep their code and
 // message; framework errors are translated; anything else is logged and answered as a bare
 // internal_error, so no internal detail reaches a client.
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorCode } from '../shared/errors.ts';
 import { toValidationError, type ValidationPart } from './validation.ts';
 
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {
+  malformed_request: 400,
   invalid_json: 400,
   invalid_content_type: 400,
   parameter_missing: 400,
@@ -21,7 +24,9 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   webhook_url_taken: 409,
   webhook_limit_reached: 409,
   state_conflict: 409,
+  request_timeout: 408,
   payload_too_large: 413,
+  headers_too_large: 431,
   rate_limit_exceeded: 429,
   internal_error: 500,
   service_unavailable: 503,
@@ -52,7 +57,8 @@ export function toAppError(error: unknown, request: FastifyRequest): AppError {
     return toValidationError(
       fastifyError.validation,
       fastifyError.validationContext ?? 'body',
-      request.body !== undefined && request.body !== null,
+      // A JSON `null` is a body, just not an object; only an absent body is missing.
+      request.body !== undefined,
     );
   }
   switch (fastifyError.code) {
@@ -88,13 +94,61 @@ export function installErrorHandling(app: FastifyInstance): void {
     return sendError(reply, appError);
   });
 
-  app.setNotFoundHandler((request, reply) => {
-    return sendError(
-      reply,
-      new AppError(
-        'route_not_found',
-        `No route matches ${request.method} ${request.url.split('?')[0] ?? ''}.`,
-      ),
-    );
+  app.setNotFoundHandler((request, reply) => sendError(reply, routeNotFound(request)));
+  // An unknown route is answered before its body is read: nothing would use it.
+  app.addHook('preParsing', (request, reply, payload, done) => {
+    if (request.is404) done(routeNotFound(request));
+    else done(null, payload);
   });
+}
+
+function routeNotFound(request: FastifyRequest): AppError {
+  return new AppError(
+    'route_not_found',
+    `No route matches ${request.method} ${request.url.split('?')[0] ?? ''}.`,
+  );
+}
+
+/**
+ * Node's 'clientError': the bytes on a connection are not HTTP Fastify can route (a bad
+ * request line, header or framing), or the request did not arrive within the request
+ * timeout. No request exists, so the answer is written to the socket by hand, in the
+ * envelope, and the connection is closed: whatever follows on it cannot be trusted.
+ */
+export function clientErrorHandler(this: FastifyInstance, error: ConnectionError, socket: Socket): void {
+  // A reset connection has nobody left to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const appError = clientErrorToAppError(error);
+  this.log.debug({ code: error.code, status: STATUS_BY_CODE[appError.code] }, 'client error');
+  // Once a response has started on this connection, another one would corrupt it.
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent: boolean } })._httpMessage;
+  if (socket.writable && inFlight?.headersSent !== true) socket.write(rawErrorResponse(appError));
+  socket.destroy();
+}
+
+export function clientErrorToAppError(error: { code?: string }): AppError {
+  switch (error.code) {
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return new AppError('request_timeout', 'The request did not arrive in time; the connection is closed.');
+    case 'HPE_HEADER_OVERFLOW':
+      return new AppError('headers_too_large', 'The request headers are larger than 16 KiB.');
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return new AppError('payload_too_large', 'The chunk extensions of the request body are too large.');
+    default:
+      return new AppError('malformed_request', 'The request is not valid HTTP/1.1.');
+  }
+}
+
+/** A whole HTTP/1.1 error response, for when there is no Fastify reply to send it with. */
+export function rawErrorResponse(error: AppError): string {
+  const status = STATUS_BY_CODE[error.code];
+  const body = JSON.stringify(errorBody(error));
+  return [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+    '',
+    body,
+  ].join('\r\n');
 }

@@ -16,6 +16,18 @@ export function Nullable<T extends TSchema>(schema: T): TUnsafe<Static<T> | null
   return Type.Unsafe<Static<T> | null>({ ...plain, type: [plain.type, 'null'] });
 }
 
+/**
+ * Marks a string whose surrounding whitespace (as String.prototype.trim) is removed before
+ * its other keywords are checked; the handler receives the trimmed value. An OpenAPI
+ * extension keyword, so the document shows it next to the limits it changes.
+ */
+export const TRIM_KEYWORD = 'x-trim';
+
+/** A string whose length limits count the trimmed value (`title`: 1 to 120 after trimming). */
+export function TrimmedString(options: { minLength?: number; maxLength?: number; description?: string }) {
+  return Type.String({ ...options, [TRIM_KEYWORD]: true });
+}
+
 export const Timestamp = Type.String({
   format: 'date-time',
   description: 'ISO 8601 timestamp in UTC with milliseconds.',

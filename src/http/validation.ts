@@ -5,6 +5,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsPlugin from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { AppError } from '../shared/errors.ts';
+import { TRIM_KEYWORD } from './schemas.ts';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under type stripping.
 const addFormats = addFormatsPlugin as unknown as (ajv: Ajv) => Ajv;
@@ -16,6 +17,25 @@ function newAjv(coerce: boolean): Ajv {
     removeAdditional: false,
     allErrors: false,
     strict: false,
+  });
+  // Runs before the length keywords, so they count the trimmed value, and writes the trimmed
+  // value back: the route receives what was measured.
+  ajv.addKeyword({
+    keyword: TRIM_KEYWORD,
+    type: 'string',
+    modifying: true,
+    errors: false,
+    before: 'maxLength',
+    validate: (
+      enabled: boolean,
+      data: string,
+      _schema: unknown,
+      where?: { parentData: unknown; parentDataProperty: string | number },
+    ) => {
+      if (enabled && where)
+        (where.parentData as Record<string | number, unknown>)[where.parentDataProperty] = data.trim();
+      return true;
+    },
   });
   return addFormats(ajv);
 }

@@ -3,6 +3,7 @@
 // answered as a generic internal_error.
 
 export type ErrorCode =
+  | 'malformed_request'
   | 'invalid_json'
   | 'invalid_content_type'
   | 'parameter_missing'
@@ -18,7 +19,9 @@ export type ErrorCode =
   | 'webhook_url_taken'
   | 'webhook_limit_reached'
   | 'state_conflict'
+  | 'request_timeout'
   | 'payload_too_large'
+  | 'headers_too_large'
   | 'rate_limit_exceeded'
   | 'service_unavailable'
   | 'internal_error';

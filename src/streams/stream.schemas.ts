@@ -1,6 +1,14 @@
 import { Type, type Static } from 'typebox';
 import { CATEGORIES } from '../shared/categories.ts';
-import { Nullable, PageQuery, Pagination, StringEnum, Timestamp, Url } from '../http/schemas.ts';
+import {
+  Nullable,
+  PageQuery,
+  Pagination,
+  StringEnum,
+  Timestamp,
+  TrimmedString,
+  Url,
+} from '../http/schemas.ts';
 
 export const STREAM_STATUSES = ['live', 'scheduled', 'ended'] as const;
 export const PRIVACIES = ['public', 'private'] as const;
@@ -59,7 +67,11 @@ export type ListStreamsQuery = Static<typeof ListStreamsQuery>;
 
 export const CreateStreamBody = Type.Object(
   {
-    title: Type.String({ minLength: 1, maxLength: 120, description: '1 to 120 characters after trimming.' }),
+    title: TrimmedString({
+      minLength: 1,
+      maxLength: 120,
+      description: '1 to 120 characters (Unicode code points) after surrounding whitespace is trimmed.',
+    }),
     description: Type.Optional(Type.String({ maxLength: 2000 })),
     scheduled_at: Type.Optional(
       Type.String({ format: 'date-time', description: 'RFC 3339 with a time zone; must be in the future.' }),

@@ -124,7 +124,7 @@ for (const dialect of DIALECTS) {
         ],
         ['no content type', { rawBody: '{"title":"a"}', headers: {} }, 400, 'invalid_content_type'],
         ['no body at all', {}, 400, 'parameter_missing'],
-        ['JSON null', { rawBody: 'null', headers: json }, 400, 'parameter_missing'],
+        ['JSON null', { rawBody: 'null', headers: json }, 400, 'parameter_invalid'],
         [
           '65 KiB body',
           { rawBody: JSON.stringify({ title: 'a', description: 'x'.repeat(65 * 1024) }), headers: json },

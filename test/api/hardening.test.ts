@@ -1,0 +1,396 @@
+// What a hostile or broken HTTP client can make the server do: slow clients are cut off,
+// connections are capped, a refused request's unread body never stays on the connection,
+// malformed HTTP is answered in the error envelope, and bodies that are JSON but not objects
+// or titles padded with spaces are judged as the spec says. Raw sockets, so the test can
+// send what no HTTP client would.
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { describe, test } from 'node:test';
+import { STATUS_BY_CODE } from '../../src/http/error-handler.ts';
+import { DIALECTS } from '../helpers/databases.ts';
+import {
+  rawExchange,
+  startTestServer,
+  type RawExchange,
+  type RawResponse,
+  type TestServer,
+} from '../helpers/server.ts';
+
+/** The one response of an exchange, which must be in the error envelope with `code`. */
+function assertEnvelope(exchange: RawExchange, status: number, code: string, what: string): void {
+  assert.equal(exchange.responses.length, 1, `${what}: ${JSON.stringify(exchange)}`);
+  const response = exchange.responses[0] as RawResponse;
+  assert.equal(response.status, status, `${what}: ${JSON.stringify(response)}`);
+  const body = JSON.parse(response.body) as { error: { code: string; message: string } };
+  assert.equal(body.error.code, code, what);
+  assert.equal(typeof body.error.message, 'string', what);
+  assert.equal(STATUS_BY_CODE[code as keyof typeof STATUS_BY_CODE], status, `${what}: ${code} is catalogued`);
+  assert.match(response.headers['content-type'] ?? '', /^application\/json/, what);
+}
+
+function head(method: string, path: string, headers: Record<string, string | number> = {}): string {
+  const lines = [`${method} ${path} HTTP/1.1`, 'Host: localhost'];
+  for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+  return `${lines.join('\r\n')}\r\n\r\n`;
+}
+
+function connect(port: number): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => {
+      resolve(socket);
+    });
+    socket.on('error', reject);
+  });
+}
+
+describe('slow clients are cut off', () => {
+  const REQUEST_TIMEOUT = 600;
+  // The request timeout is checked periodically; this is how late it may be noticed.
+  const SLACK = 1200;
+
+  test('a body trickled a byte at a time gets a 408 in the envelope within the request timeout', async (t) => {
+    const server = await startTestServer(t, {
+      dialect: 'sqlite',
+      http: { requestTimeoutMs: REQUEST_TIMEOUT },
+    });
+    const account = await server.createAccount();
+    const body = JSON.stringify({ title: 'slow'.repeat(20) });
+    const exchange = await rawExchange(
+      server.port,
+      head('POST', '/v1/streams', {
+        Authorization: `Bearer ${account.writeKey}`,
+        'Content-Type': 'application/json',
+        'Content-Length': Buffer.byteLength(body),
+      }),
+      { trickle: { pieces: Array.from(body), intervalMs: 50 }, waitMs: 6000 },
+    );
+    assert.equal(exchange.closed, true, 'the connection is closed');
+    assert.ok(
+      exchange.elapsedMs >= REQUEST_TIMEOUT - 100,
+      `not before the timeout: ${exchange.elapsedMs} ms`,
+    );
+    assert.ok(exchange.elapsedMs < REQUEST_TIMEOUT + SLACK, `cut off after ${exchange.elapsedMs} ms`);
+    assertEnvelope(exchange, 408, 'request_timeout', 'trickled body');
+    assert.equal(exchange.responses[0]?.headers.connection, 'close');
+    // Nothing was created from the half-received body.
+    const list = await server.request('GET', '/v1/streams', { key: account.readKey });
+    assert.equal(list.body.data.length, 0);
+  });
+
+  test('headers trickled a line at a time get a 408 within the request timeout', async (t) => {
+    const server = await startTestServer(t, {
+      dialect: 'sqlite',
+      http: { requestTimeoutMs: REQUEST_TIMEOUT },
+    });
+    const exchange = await rawExchange(server.port, 'GET /healthz HTTP/1.1\r\nHost: localhost\r\n', {
+      trickle: { pieces: Array.from({ length: 100 }, (_, i) => `X-Slow-${i}: a\r\n`), intervalMs: 50 },
+      waitMs: 6000,
+    });
+    assert.equal(exchange.closed, true);
+    assert.ok(exchange.elapsedMs < REQUEST_TIMEOUT + SLACK, `cut off after ${exchange.elapsedMs} ms`);
+    assertEnvelope(exchange, 408, 'request_timeout', 'trickled headers');
+  });
+
+  test('a connection that sends nothing is closed after the idle timeout', async (t) => {
+    const server = await startTestServer(t, { dialect: 'sqlite', http: { idleTimeoutMs: 400 } });
+    const exchange = await rawExchange(server.port, '', { waitMs: 4000 });
+    assert.equal(exchange.closed, true);
+    assert.ok(exchange.elapsedMs < 400 + SLACK, `closed after ${exchange.elapsedMs} ms`);
+  });
+
+  test('a kept-alive connection is closed after the keep-alive timeout', async (t) => {
+    const server = await startTestServer(t, { dialect: 'sqlite', http: { keepAliveTimeoutMs: 300 } });
+    const exchange = await rawExchange(server.port, head('GET', '/healthz'), { waitMs: 4000 });
+    assert.equal(exchange.responses[0]?.status, 200);
+    assert.equal(exchange.closed, true);
+    assert.ok(exchange.elapsedMs >= 250, `not before the timeout: ${exchange.elapsedMs} ms`);
+    assert.ok(exchange.elapsedMs < 300 + SLACK, `closed after ${exchange.elapsedMs} ms`);
+  });
+
+  test('connections beyond the cap are refused at accept, and served again once one closes', async (t) => {
+    const server = await startTestServer(t, { dialect: 'sqlite', http: { maxConnections: 2 } });
+    const held = [await connect(server.port), await connect(server.port)];
+    t.after(() => {
+      for (const socket of held) socket.destroy();
+    });
+    // Both held connections are served.
+    for (const socket of held) socket.write(head('GET', '/healthz'));
+    const refused = await rawExchange(server.port, head('GET', '/healthz'), { waitMs: 2000 });
+    assert.equal(refused.closed, true, 'the third connection is closed');
+    assert.equal(refused.responses.length, 0, 'and not served');
+
+    held[0]?.destroy();
+    // The server notices the close asynchronously; a new connection is served soon after.
+    let served: RawExchange | undefined;
+    for (let attempt = 0; attempt < 20 && served?.responses[0]?.status !== 200; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      served = await rawExchange(server.port, head('GET', '/healthz', { Connection: 'close' }), {
+        waitMs: 2000,
+      });
+    }
+    assert.equal(served?.responses[0]?.status, 200);
+  });
+});
+
+describe('a request refused before its body is read closes the connection', () => {
+  async function refusal(server: TestServer, request: string, body: string): Promise<RawExchange> {
+    // Only part of the declared body is sent: the rest would follow on the same connection.
+    return rawExchange(server.port, request + body, { waitMs: 3000 });
+  }
+
+  test('401, 403, 413, invalid_content_type, 404 and 429 all say Connection: close and close', async (t) => {
+    const server = await startTestServer(t, { dialect: 'sqlite' });
+    const account = await server.createAccount();
+    const json = { 'Content-Type': 'application/json', 'Content-Length': 1000 };
+    const cases: [string, string, number, string][] = [
+      ['no key', head('POST', '/v1/streams', json), 401, 'authentication_required'],
+      [
+        'unknown key',
+        head('POST', '/v1/streams', { ...json, Authorization: 'Bearer sk_nope' }),
+        401,
+        'invalid_api_key',
+      ],
+      [
+        'read key on a write route',
+        head('POST', '/v1/streams', { ...json, Authorization: `Bearer ${account.readKey}` }),
+        403,
+        'insufficient_scope',
+      ],
+      [
+        'body over 64 KiB',
+        head('POST', '/v1/streams', {
+          ...json,
+          'Content-Length': 70_000,
+          Authorization: `Bearer ${account.writeKey}`,
+        }),
+        413,
+        'payload_too_large',
+      ],
+      [
+        'text/plain body',
+        head('POST', '/v1/streams', {
+          ...json,
+          'Content-Type': 'text/plain',
+          Authorization: `Bearer ${account.writeKey}`,
+        }),
+        400,
+        'invalid_content_type',
+      ],
+      [
+        'unknown path',
+        head('POST', '/v1/nowhere', { ...json, Authorization: `Bearer ${account.writeKey}` }),
+        404,
+        'route_not_found',
+      ],
+    ];
+    for (const [name, request, status, code] of cases) {
+      const exchange = await refusal(server, request, '{"title":');
+      assertEnvelope(exchange, status, code, name);
+      assert.equal(exchange.responses[0]?.headers.connection, 'close', `${name}: Connection: close`);
+      assert.equal(exchange.closed, true, `${name}: the server closes the connection`);
+    }
+
+    // Use up a key's window, then be refused with a body pending.
+    const limitedServer = await startTestServer(t, { dialect: 'sqlite', rateLimitPerKey: 2 });
+    const limited = await limitedServer.createAccount();
+    for (let i = 0; i < 2; i++) {
+      const res = await limitedServer.request('GET', '/v1/streams', { key: limited.readKey });
+      assert.equal(res.status, 200);
+    }
+    const exchange = await refusal(
+      limitedServer,
+      head('POST', '/v1/streams', { ...json, Authorization: `Bearer ${limited.readKey}` }),
+      '{"title":',
+    );
+    assertEnvelope(exchange, 429, 'rate_limit_exceeded', 'rate limited');
+    assert.equal(exchange.responses[0]?.headers.connection, 'close');
+    assert.equal(exchange.closed, true);
+  });
+
+  test('an unread body that looks like a request is never answered as one', async (t) => {
+    const server = await startTestServer(t, { dialect: 'sqlite' });
+    const smuggled = head('DELETE', '/v1/streams/str_x');
+    const exchange = await rawExchange(
+      server.port,
+      head('POST', '/v1/streams', { 'Content-Type': 'application/json', 'Content-Length': smuggled.length }) +
+        smuggled,
+      { waitMs: 3000 },
+    );
+    assertEnvelope(exchange, 401, 'authentication_required', 'anonymous POST');
+    assert.equal(exchange.closed, true, 'closed after the one response');
+  });
+
+  test('a requests whose body was read keeps the connection open', async (t) => {
+    const server = await startTestServer(t, { dialect: 'sqlite' });
+    const account = await server.createAccount();
+    const body = '{"title":42}';
+    const request = head('POST', '/v1/streams', {
+      'Content-Type': 'application/json',
+      'Content-Length': body.length,
+      Authorization: `Bearer ${account.writeKey}`,
+    });
+    const exchange = await rawExchange(server.port, request + body + head('GET', '/healthz'), {
+      waitMs: 500,
+    });
+    assert.deepEqual(
+      exchange.responses.map((r) => r.status),
+      [400, 200],
+    );
+    assert.equal(exchange.closed, false);
+  });
+});
+
+describe('malformed HTTP is answered in the envelope', () => {
+  test('framing errors get a 400 (431 for huge headers) in the envelope and a closed connection', async (t) => {
+    const server = await startTestServer(t, { dialect: 'sqlite' });
+    const cases: [string, string, number, string][] = [
+      ['garbage request line', 'GARBAGE\r\n\r\n', 400, 'malformed_request'],
+      ['unknown HTTP version', 'GET /healthz HTTP/9.9\r\nHost: x\r\n\r\n', 400, 'malformed_request'],
+      [
+        'space in a header name',
+        'GET /healthz HTTP/1.1\r\nHost: x\r\nBad Header: x\r\n\r\n',
+        400,
+        'malformed_request',
+      ],
+      [
+        'Content-Length and Transfer-Encoding together',
+        'POST /v1/streams HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+        400,
+        'malformed_request',
+      ],
+      [
+        'two different Content-Lengths',
+        'POST /v1/streams HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nContent-Length: 5\r\n\r\nnull',
+        400,
+        'malformed_request',
+      ],
+      [
+        'a bad chunk size',
+        'POST /v1/streams HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n',
+        400,
+        'malformed_request',
+      ],
+      ['no Host header', 'GET /healthz HTTP/1.1\r\n\r\n', 400, 'malformed_request'],
+      [
+        'headers over 16 KiB',
+        `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+        431,
+        'headers_too_large',
+      ],
+    ];
+    for (const [name, request, status, code] of cases) {
+      const exchange = await rawExchange(server.port, request, { waitMs: 3000 });
+      assertEnvelope(exchange, status, code, name);
+      assert.equal(exchange.responses[0]?.headers.connection, 'close', `${name}: Connection: close`);
+      assert.equal(exchange.closed, true, `${name}: closed`);
+    }
+    const health = await fetch(`${server.origin}/healthz`);
+    assert.equal(health.status, 200);
+  });
+
+  test('a GET with a body is refused without reading it', async (t) => {
+    const server = await startTestServer(t, { dialect: 'sqlite' });
+    const account = await server.createAccount();
+    const bodies: Record<string, string | number>[] = [
+      { 'Content-Type': 'application/json', 'Content-Length': 2 },
+      { 'Content-Length': 2 },
+      { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' },
+    ];
+    for (const headers of bodies) {
+      const chunked = 'Transfer-Encoding' in headers;
+      const exchange = await rawExchange(
+        server.port,
+        head('GET', '/v1/streams', { ...headers, Authorization: `Bearer ${account.readKey}` }) +
+          (chunked ? '2\r\n{}\r\n0\r\n\r\n' : '{}'),
+        { waitMs: 3000 },
+      );
+      assertEnvelope(exchange, 400, 'parameter_unknown', `GET with ${JSON.stringify(headers)}`);
+      assert.equal(exchange.responses[0]?.headers.connection, 'close');
+      assert.equal(exchange.closed, true);
+    }
+    // Authentication still comes first.
+    const anonymous = await rawExchange(
+      server.port,
+      head('GET', '/v1/streams', { 'Content-Length': 2 }) + '{}',
+      { waitMs: 3000 },
+    );
+    assertEnvelope(anonymous, 401, 'authentication_required', 'anonymous GET with a body');
+    // An empty body is no body.
+    const empty = await rawExchange(
+      server.port,
+      head('GET', '/v1/streams', {
+        'Content-Length': 0,
+        Authorization: `Bearer ${account.readKey}`,
+        Connection: 'close',
+      }),
+      { waitMs: 3000 },
+    );
+    assert.equal(empty.responses[0]?.status, 200);
+  });
+});
+
+describe('JSON bodies that are not objects', () => {
+  test('null, numbers, strings, booleans and arrays are parameter_invalid on every body route', async (t) => {
+    const server = await startTestServer(t, { dialect: 'sqlite' });
+    const account = await server.createAccount();
+    for (const path of ['/v1/streams', '/v1/webhooks']) {
+      for (const body of ['null', '1', '"x"', 'true', 'false', '[]', '[1]', '[{"title":"t"}]', ' null ']) {
+        const res = await server.request('POST', path, {
+          key: account.writeKey,
+          rawBody: body,
+          headers: { 'content-type': 'application/json' },
+        });
+        assert.equal(res.status, 400, `${path} ${body}`);
+        assert.equal(
+          res.body.error.code,
+          'parameter_invalid',
+          `${path} ${body}: ${JSON.stringify(res.body)}`,
+        );
+        assert.match(res.body.error.message, /must be a JSON object/, `${path} ${body}`);
+      }
+    }
+    // No body at all is still parameter_missing.
+    const none = await server.request('POST', '/v1/streams', { key: account.writeKey });
+    assert.equal(none.status, 400);
+    assert.equal(none.body.error.code, 'parameter_missing');
+  });
+});
+
+for (const dialect of DIALECTS) {
+  describe(`title length counts the trimmed title on ${dialect}`, () => {
+    test('120 code points with surrounding spaces are accepted and stored trimmed; 121 are refused', async (t) => {
+      const server = await startTestServer(t, { dialect });
+      const account = await server.createAccount();
+      for (const title of ['a'.repeat(120), '🎥'.repeat(120), `x${' '.repeat(118)}y`]) {
+        const padded = `  \t${title} \n `;
+        const created = await server.request('POST', '/v1/streams', {
+          key: account.writeKey,
+          body: { title: padded },
+        });
+        assert.equal(created.status, 201, JSON.stringify(created.body));
+        assert.equal(created.body.title, title);
+        const fetched = await server.request('GET', `/v1/streams/${created.body.id}`, {
+          key: account.readKey,
+        });
+        assert.equal(fetched.body.title, title, 'stored trimmed');
+      }
+      for (const title of [' '.repeat(3) + 'a'.repeat(121), '🎥'.repeat(121) + ' ']) {
+        const refused = await server.request('POST', '/v1/streams', {
+          key: account.writeKey,
+          body: { title },
+        });
+        assert.equal(refused.status, 400);
+        assert.equal(refused.body.error.code, 'parameter_invalid');
+        assert.equal(refused.body.error.param, 'title');
+        assert.match(refused.body.error.message, /at most 120 characters/);
+      }
+      // A title of only spaces trims to nothing.
+      const blank = await server.request('POST', '/v1/streams', {
+        key: account.writeKey,
+        body: { title: ' \t ' },
+      });
+      assert.equal(blank.status, 400);
+      assert.equal(blank.body.error.param, 'title');
+    });
+  });
+}
