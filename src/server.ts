@@ -31,6 +31,7 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
     rateLimitPerKey: config.rateLimitPerKey,
     rateLimitPerIp: config.rateLimitPerIp,
     trustProxy: config.trustProxy,
+    http: config.http,
     logger,
     plugins: [mediaPlugin({ services: runtime.services, dataDir: config.dataDir, viewers })],
   });
