@@ -39,7 +39,7 @@ import { seedDatabase } from './seed.ts';
 // bench runs what production runs; the bare server gets the same.
 const { env: PRODUCTION_ENV, nodeFlags: PRODUCTION_NODE_FLAGS } = startCommandSettings();
 
-/** `NAME=VALUE ... node --flag ... src/main.ts serve` -> its assignments and its Node flags. */
+/** `NAME=VALUE ... exec node --flag ... bin/tributary.js serve` -> its assignments and its Node flags. */
 function startCommandSettings(): { env: Record<string, string>; nodeFlags: string[] } {
   const manifest = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../package.json'), 'utf8')) as {
     scripts: { start: string };
@@ -48,7 +48,10 @@ function startCommandSettings(): { env: Record<string, string>; nodeFlags: strin
   const node = words.indexOf('node');
   if (node < 0) throw new Error(`package.json's start script does not run node: ${manifest.scripts.start}`);
   const env = Object.fromEntries(
-    words.slice(0, node).map((assignment) => assignment.split('=', 2) as [string, string]),
+    words
+      .slice(0, node)
+      .filter((word) => word.includes('='))
+      .map((assignment) => assignment.split('=', 2) as [string, string]),
   );
   return { env, nodeFlags: words.slice(node + 1).filter((word) => word.startsWith('--')) };
 }

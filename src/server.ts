@@ -55,8 +55,8 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
   installShutdown(app, runtime, logger, worker, ingest, () => rateLimits.store.close());
   // Announced once every part runs, so whoever waits for this line can rely on all of them.
   logger.info({ baseUrl, database: runtime.services.database.dialect, worker: options.worker }, 'listening');
-  process.stdout.write(`\nTributary API listening at ${baseUrl}\n`);
-  process.stdout.write(
+  tellOperator(`\nTributary API listening at ${baseUrl}\n`);
+  tellOperator(
     ingest.enabled
       ? `RTMP ingest at rtmp://${new URL(config.publicUrl).hostname}:${ingest.rtmpPort}/live (publish with a stream's ingest.stream_key)\n`
       : `Live ingest and media are OFF: ${ingest.reason}\n`,
@@ -80,8 +80,9 @@ async function createDemoAccountIfEmpty(runtime: Runtime): Promise<DemoAccount |
 }
 
 function printDemoAccount(demo: DemoAccount, baseUrl: string): void {
-  // Printed to the terminal once, never logged: the keys are not stored anywhere readable.
-  process.stdout.write(
+  // Shown once, never logged (the keys are not stored anywhere readable): when standard output
+  // is not a terminal it is the log stream, so they go to standard error, not into the logs.
+  tellOperator(
     [
       '',
       'The database had no users, so a demo creator was made. Its keys are shown only this once:',
@@ -96,6 +97,15 @@ function printDemoAccount(demo: DemoAccount, baseUrl: string): void {
       '',
     ].join('\n'),
   );
+}
+
+/**
+ * Text for the person who started the server. On a terminal it goes to standard output among
+ * the log lines; otherwise standard output is a JSON-lines stream (a file, a log collector)
+ * that plain text would break, and it goes to standard error instead.
+ */
+function tellOperator(text: string): void {
+  (process.stdout.isTTY ? process.stdout : process.stderr).write(text);
 }
 
 function installShutdown(
@@ -128,6 +138,8 @@ function installShutdown(
         process.exitCode = 1;
       });
   };
-  process.once('SIGTERM', shutdown);
-  process.once('SIGINT', shutdown);
+  // `on`, not `once`: a terminal's Ctrl-C reaches the server twice under `npm start` (directly,
+  // and passed on by npm), and without a listener the second would end the process at once.
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
 }

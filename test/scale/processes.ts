@@ -1,10 +1,12 @@
 // Real `tributary` processes for the scale tests, started as production starts them
-// (`node bin/tributary.js ...`) and stopped by their own pid with a chosen signal.
+// (`node bin/tributary.js ...` with the memory settings of its first line) and stopped by their
+// own pid with a chosen signal.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { TestContext } from 'node:test';
 import { promisify } from 'node:util';
+import { SERVER_NODE } from '../helpers/cli.ts';
 import { freePort } from './redis.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -73,11 +75,11 @@ export function startService(
   const log = fs.openSync(logFile, 'w');
   const [command, args] =
     options.command === undefined
-      ? [process.execPath, [BIN, ...options.args]]
+      ? [process.execPath, [...SERVER_NODE.flags, BIN, ...options.args]]
       : [options.command, options.args];
   const child = spawn(command, args, {
     cwd: ROOT,
-    env: options.env,
+    env: options.command === undefined ? { ...SERVER_NODE.env, ...options.env } : options.env,
     stdio: ['ignore', log, log],
   });
   fs.closeSync(log);

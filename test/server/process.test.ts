@@ -1,51 +1,236 @@
 // `npm start` as an operator runs it: a real process, its terminal output, its JSON logs,
-// and graceful shutdown.
+// and graceful shutdown, whichever documented way starts it.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, test } from 'node:test';
+import { describe, test, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { REPO_ROOT, runCli } from '../helpers/cli.ts';
 
 interface Started {
   child: ChildProcessWithoutNullStreams;
   baseUrl: string;
+  /** stdout and stderr as they arrived, interleaved. */
   output: () => string;
+  stdout: () => string;
+  stderr: () => string;
   exited: Promise<number | null>;
 }
 
-async function startServer(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, ['src/main.ts', 'serve'], {
+/** Starts `command args` with stdout and stderr as pipes and waits for the API's address. */
+async function start(command: string, args: string[], env: Record<string, string>): Promise<Started> {
+  const child = spawn(command, args, {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', PORT: '0', RTMP_PORT: '0', HOST: '127.0.0.1', ...env },
   });
   let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    stdout += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    stderr += chunk.toString();
+  });
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  for (let i = 0; i < 100 && !/API listening at (\S+)/.test(output); i++) await sleep(100);
+  for (let i = 0; i < 150 && !/API listening at (\S+)/.test(output); i++) await sleep(100);
   const match = /API listening at (\S+)/.exec(output);
   if (!match?.[1]) {
     child.kill('SIGKILL');
     throw new Error(`server did not start:\n${output}`);
   }
-  return { child, baseUrl: match[1], output: () => output, exited };
+  return {
+    child,
+    baseUrl: match[1],
+    output: () => output,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    exited,
+  };
+}
+
+function startServer(env: Record<string, string>): Promise<Started> {
+  return start(process.execPath, ['src/main.ts', 'serve'], env);
+}
+
+function tempDir(t: TestContext): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-proc-'));
+  t.after(() => {
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return dir;
+}
+
+/** PATH as a user's shell has it: without the project's node_modules/.bin. */
+function userPath(): string {
+  return (process.env.PATH ?? '')
+    .split(path.delimiter)
+    .filter(
+      (dir) => !dir.includes(`${path.sep}node_modules${path.sep}`) && !dir.endsWith('node_modules/.bin'),
+    )
+    .join(path.delimiter);
+}
+
+/** The processes below `pid`, children first (a process's parent is field 4 of /proc/PID/stat). */
+function descendants(pid: number): number[] {
+  const parents = new Map<number, number>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const found: number[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    const parent = queue.shift();
+    for (const [child, ppid] of parents) {
+      if (ppid === parent) {
+        found.push(child);
+        queue.push(child);
+      }
+    }
+  }
+  return found;
+}
+
+function alive(pid: number): boolean {
+  try {
+    // A zombie still answers kill(0); its state in /proc says it is dead.
+    return !/^\d+ \(.*\) [ZX]/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** The process running the server: the one whose command line names the program. */
+function serverProcess(pids: number[]): { pid: number; argv: string[]; env: Map<string, string> } {
+  for (const pid of pids.toReversed()) {
+    try {
+      const argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+      if (!argv.some((arg) => /src\/main\.ts$|tributary(\.js)?$/.test(arg))) continue;
+      const env = new Map(
+        fs
+          .readFileSync(`/proc/${pid}/environ`, 'utf8')
+          .split('\0')
+          .filter(Boolean)
+          .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)] as const),
+      );
+      return { pid, argv, env };
+    } catch {
+      // gone meanwhile
+    }
+  }
+  throw new Error(`no server among ${pids.join(', ')}`);
+}
+
+async function refused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => {
+      resolve(true);
+    });
+  });
+}
+
+async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(new Error(`${what} did not happen within ${ms} ms`));
+    }, ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Starts the server the way `command args` does, sends `signal` to that first process (as a
+ * process manager stops what it started) and checks the server inside stopped gracefully.
+ */
+async function stopsGracefully(
+  t: TestContext,
+  command: string,
+  args: string[],
+  signal: NodeJS.Signals,
+  options: { expectCode?: number | null } = {},
+): Promise<void> {
+  const dir = tempDir(t);
+  const started = await start(command, args, {
+    PATH: userPath(),
+    HOME: process.env.HOME ?? os.tmpdir(),
+    DATABASE_URL: path.join(dir, 't.db'),
+    DATA_DIR: dir,
+  });
+  const pids = descendants(started.child.pid ?? 0);
+  t.after(() => {
+    for (const pid of [started.child.pid ?? 0, ...pids]) if (alive(pid)) process.kill(pid, 'SIGKILL');
+  });
+  const server = serverProcess([started.child.pid ?? 0, ...pids]);
+  // Every way of starting gives the server the memory settings of `npm start`.
+  assert.equal(server.env.get('MALLOC_ARENA_MAX'), '2', `${command} ${args.join(' ')}`);
+  assert.ok(server.argv.includes('--max-semi-space-size=12'), server.argv.join(' '));
+  const httpPort = Number(new URL(started.baseUrl).port);
+  const rtmpPort = Number(/RTMP ingest at rtmp:\/\/[^:]+:(\d+)\//.exec(started.output())?.[1]);
+  assert.ok(rtmpPort > 0, started.output());
+
+  started.child.kill(signal);
+  const code = await within(started.exited, 8000, `${command} exiting on ${signal}`);
+  assert.equal(code, options.expectCode === undefined ? 0 : options.expectCode);
+  for (let i = 0; i < 50 && alive(server.pid); i++) await sleep(100);
+  assert.equal(alive(server.pid), false, `the server (pid ${server.pid}) outlived ${command}`);
+  assert.match(started.stdout(), /"msg":"stopped"/);
+  assert.equal(await refused(httpPort), true, 'the HTTP port is free');
+  assert.equal(await refused(rtmpPort), true, 'the RTMP port is free');
+}
+
+/** A Node older than 24 on PATH (the machine's own), if there is one. */
+function olderNode(): string | undefined {
+  for (const dir of userPath().split(path.delimiter)) {
+    const candidate = path.join(dir, 'node');
+    try {
+      const version = execFileSync(candidate, ['--version'], { encoding: 'utf8' }).trim();
+      if (Number(/^v(\d+)/.exec(version)?.[1]) < 24) return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
 }
 
 describe('the server process', () => {
-  test('`tributary` runs Node with the environment and flags of `npm start`', () => {
-    const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
-      scripts: { start: string };
-    };
-    const start = manifest.scripts.start;
-    const launcher = start.slice(0, start.indexOf(' src/main.ts'));
-    assert.match(launcher, /\bnode\b/);
-    const shebang = fs.readFileSync(path.join(REPO_ROOT, 'bin/tributary.js'), 'utf8').split('\n')[0];
-    assert.equal(shebang, `#!/usr/bin/env -S ${launcher}`);
+  test('`npm start`, `tributary` and the systemd unit run Node with the same environment and flags', () => {
+    const start = (
+      JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+        scripts: { start: string };
+      }
+    ).scripts.start;
+    const shebang = fs.readFileSync(path.join(REPO_ROOT, 'bin/tributary.js'), 'utf8').split('\n')[0] ?? '';
+    assert.match(shebang, /^#!\/usr\/bin\/env -S /);
+    // `exec`: the shell npm runs the script in becomes Node, so npm's signals reach the server.
+    const [assignments = '', flags = ''] = start.split(/ exec node | bin\/tributary\.js serve$/);
+    assert.equal(start, `${assignments} exec node ${flags} bin/tributary.js serve`);
+    assert.equal(shebang, `#!/usr/bin/env -S ${assignments} node ${flags}`);
+    // The documented unit runs the command itself (its shebang), with the pinned Node first on PATH.
+    const deploy = fs.readFileSync(path.join(REPO_ROOT, 'docs/deploy.md'), 'utf8');
+    assert.match(deploy, /^ *Environment=PATH=\/opt\/tributary\/node_modules\/\.bin:/m);
+    assert.match(deploy, /^ *ExecStart=\/opt\/tributary\/bin\/tributary\.js serve/m);
   });
 
   test('first start prints a demo account whose keys work; no key ever reaches the logs', async (t) => {
@@ -57,11 +242,17 @@ describe('the server process', () => {
     const server = await startServer(env);
     t.after(() => server.child.kill('SIGKILL'));
 
-    const writeKey = /write key: (tk_\S+)/.exec(server.output())?.[1] ?? '';
-    const readKey = /read key: {2}(tk_\S+)/.exec(server.output())?.[1] ?? '';
+    // Standard output is a pipe here, so it carries JSON lines only; the keys and the lines
+    // meant for a person went to standard error.
+    const writeKey = /write key: (tk_\S+)/.exec(server.stderr())?.[1] ?? '';
+    const readKey = /read key: {2}(tk_\S+)/.exec(server.stderr())?.[1] ?? '';
     assert.match(writeKey, /^tk_/);
     assert.match(readKey, /^tk_/);
-    assert.match(server.output(), /curl -s -X POST/);
+    assert.match(server.stderr(), /curl -s -X POST/);
+    assert.equal(server.stdout().includes('tk_'), false, 'a key reached standard output');
+    for (const line of server.stdout().split('\n').filter(Boolean)) {
+      assert.doesNotThrow(() => JSON.parse(line), `not a JSON line on standard output: ${line}`);
+    }
     // The port was chosen by the OS; the printed base URL carries the real one.
     assert.match(server.baseUrl, /^http:\/\/localhost:\d+\/v1$/);
     assert.ok(
@@ -166,6 +357,46 @@ describe('the server process', () => {
     assert.match(server.output(), /"msg":"stopped"/);
   });
 
+  test('a second SIGINT during shutdown does not cut it short (Ctrl-C under `npm start`)', async (t) => {
+    // A terminal's Ctrl-C reaches npm and the server (one process group), and npm passes its
+    // copy on: the server gets SIGINT twice, and must still finish what is in flight.
+    const server = await startServer({ DATABASE_URL: path.join(tempDir(t), 't.db') });
+    t.after(() => server.child.kill('SIGKILL'));
+    const writeKey = /write key: (tk_\S+)/.exec(server.output())?.[1] ?? '';
+    const body = JSON.stringify({ title: 'Slow upload' });
+    let request: http.ClientRequest | undefined;
+    const response = new Promise<number>((resolve, reject) => {
+      request = http.request(
+        new URL(`${server.baseUrl}/streams`),
+        {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${writeKey}`,
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+            connection: 'close',
+          },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      request.on('error', reject);
+      request.write(body.slice(0, 8));
+    });
+    await sleep(300);
+    server.child.kill('SIGINT');
+    for (let i = 0; i < 50 && !server.stdout().includes('shutting down'); i++) await sleep(100);
+    assert.match(server.stdout(), /shutting down/);
+    server.child.kill('SIGINT');
+    await sleep(300);
+    request?.end(body.slice(8));
+    assert.equal(await response, 201);
+    assert.equal(await within(server.exited, 8000, 'the server exiting'), 0);
+    assert.match(server.stdout(), /"msg":"stopped"/);
+  });
+
   test('a busy RTMP port turns ingest off with a clear message; the API still serves', async (t) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-proc-'));
     t.after(() => {
@@ -188,5 +419,54 @@ describe('the server process', () => {
     assert.equal(res.status, 200);
     server.child.kill('SIGTERM');
     assert.equal(await server.exited, 0);
+  });
+
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    test(`${signal} to \`npm start\` stops the server gracefully and frees its ports`, async (t) => {
+      await stopsGracefully(t, 'npm', ['start'], signal);
+    });
+  }
+
+  test('SIGTERM to `npx tributary serve` stops the server gracefully and frees its ports', async (t) => {
+    // npx runs the command in a shell that dies of the signal without passing it on; the server
+    // notices that npm is gone and stops as if signalled. npx itself ends by the signal.
+    await stopsGracefully(t, 'npx', ['tributary', 'serve'], 'SIGTERM', { expectCode: null });
+  });
+
+  test('`node bin/tributary.js serve` on Node 24 without the flags gets them, and passes SIGTERM on', async (t) => {
+    await stopsGracefully(t, process.execPath, ['bin/tributary.js', 'serve'], 'SIGTERM');
+  });
+
+  test("the machine's older Node runs `bin/tributary.js` on the pinned Node 24", async (t) => {
+    const node = olderNode();
+    if (!node) {
+      t.skip('no Node older than 24 on PATH: nothing to check');
+      return;
+    }
+    const help = spawn(node, ['bin/tributary.js', '--help'], {
+      cwd: REPO_ROOT,
+      env: { PATH: userPath(), HOME: process.env.HOME ?? os.tmpdir() },
+    });
+    let stdout = '';
+    let stderr = '';
+    help.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    help.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await within(
+      new Promise<number | null>((resolve) => help.on('close', resolve)),
+      10_000,
+      'tributary --help',
+    );
+    assert.equal(code, 0, stderr);
+    assert.equal(stderr, '');
+    assert.match(stdout, /^Usage: tributary <command>/);
+    // A failing command's exit code comes back through the relaunch.
+    const bad = spawn(node, ['bin/tributary.js', 'no-such-command'], {
+      cwd: REPO_ROOT,
+      env: { PATH: userPath(), HOME: process.env.HOME ?? os.tmpdir() },
+      stdio: 'ignore',
+    });
+    assert.equal(await new Promise((resolve) => bad.on('close', resolve)), 2);
+    // The server too, with its flags and graceful SIGTERM, through the launching process.
+    await stopsGracefully(t, node, ['bin/tributary.js', 'serve'], 'SIGTERM');
   });
 });
