@@ -7,10 +7,11 @@ import { CursorCodec } from './http/pagination.ts';
 import type { Clock } from './shared/clock.ts';
 import { PublicUrls } from './shared/public-urls.ts';
 import { deriveKey } from './shared/secret-key.ts';
+import { StreamKeyVault } from './streams/stream-key-vault.ts';
 import { StreamService } from './streams/stream.service.ts';
 import { SubscriptionService } from './subscriptions/subscription.service.ts';
 import { VideoService } from './videos/video.service.ts';
-import { SecretBox } from './webhooks/secret-box.ts';
+import { SecretBox } from './shared/secret-box.ts';
 import { WebhookService } from './webhooks/webhook.service.ts';
 
 export interface Services {
@@ -45,7 +46,7 @@ export function createServices(
     urls,
     cursors: new CursorCodec(deriveKey(secretKey, 'cursors')),
     accounts: new AccountService(db, clock),
-    streams: new StreamService(db, clock, urls),
+    streams: new StreamService(db, clock, urls, new StreamKeyVault(secretKey)),
     videos: new VideoService(db, clock, urls),
     subscriptions: new SubscriptionService(db, clock),
     webhooks: new WebhookService(db, clock, webhookSecrets, {

@@ -42,6 +42,10 @@ function overview(): string {
 }
 
 async function main(argv: string[]): Promise<number> {
+  // Everything this process creates (the database and its -wal/-shm, the secret, media
+  // folders, and what ffmpeg children write, as they inherit it) is owner-only, whatever the
+  // umask of the shell that started it.
+  process.umask(0o077);
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === 'help') {
     process.stdout.write(`${overview()}\n`);
     return argv.length === 0 ? 2 : 0;

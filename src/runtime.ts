@@ -1,10 +1,15 @@
 // Opens what every role (server, worker, CLI) needs: the database, migrated to the latest
 // schema, the master secret, and the services over them.
+import path from 'node:path';
 import type { Config } from './config.ts';
+import { isPostgresUrl } from './config.ts';
 import { createServices, type Services } from './container.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
+import { MediaPaths } from './media/media-paths.ts';
 import { systemClock, type Clock } from './shared/clock.ts';
+import { describeModeChange, tightenToOwnerOnly } from './shared/owner-only.ts';
 import { loadOrCreateSecretKey } from './shared/secret-key.ts';
+import { sealPlaintextStreamKeys, StreamKeyVault } from './streams/stream-key-vault.ts';
 
 export interface Runtime {
   config: Config;
@@ -13,15 +18,47 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export async function openRuntime(config: Config, clock: Clock = systemClock): Promise<Runtime> {
+export interface RuntimeOptions {
+  /** Hears one line per permission change made at start; standard error unless given. */
+  notice?: (line: string) => void;
+}
+
+export async function openRuntime(
+  config: Config,
+  clock: Clock = systemClock,
+  options: RuntimeOptions = {},
+): Promise<Runtime> {
+  const notice = options.notice ?? ((line: string) => process.stderr.write(`tributary: ${line}\n`));
   const database = openDatabase(config.databaseUrl, { poolSize: config.databasePoolSize });
+  let secretKey: Buffer;
   try {
     await migrateToLatest(database.db);
+    secretKey = loadOrCreateSecretKey(config.secretKey, config.dataDir);
+    for (const change of tightenToOwnerOnly(privatePaths(config))) notice(describeModeChange(change));
+    // Keys an older version stored in plain text, sealed now that the secret is known.
+    await sealPlaintextStreamKeys(database.db, new StreamKeyVault(secretKey));
   } catch (error) {
     await database.close();
     throw error;
   }
-  const secretKey = loadOrCreateSecretKey(config.secretKey, config.dataDir);
   const services = createServices(config, database, secretKey, clock);
   return { config, secretKey, services, close: () => database.close() };
+}
+
+/** What must be owner-only: the data folder, the SQLite files, the secret, the media folders. */
+function privatePaths(config: Config): string[] {
+  const media = new MediaPaths(config.dataDir);
+  const paths = [
+    config.dataDir,
+    path.join(config.dataDir, 'secret.key'),
+    media.root,
+    media.streamsRoot,
+    media.videosRoot,
+    media.stagingRoot,
+  ];
+  if (!isPostgresUrl(config.databaseUrl) && config.databaseUrl !== ':memory:') {
+    const file = path.resolve(config.databaseUrl);
+    paths.push(path.dirname(file), file, `${file}-wal`, `${file}-shm`, `${file}-journal`);
+  }
+  return paths;
 }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationResultSet } from 'kysely';
 import type pg from 'pg';
 import { isPostgresUrl } from '../config.ts';
 import { loadPg } from '../shared/optional-drivers.ts';
@@ -38,19 +38,30 @@ export function openDatabase(url: string, options: { poolSize?: number } = {}): 
     const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
-  if (url !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(url)), { recursive: true });
+  if (url !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(url)), { recursive: true, mode: 0o700 });
   const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: openNodeSqlite(url) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 
-export async function migrateToLatest(db: Db): Promise<string[]> {
-  const migrator = new Migrator({
+function migrator(db: Db): Migrator {
+  return new Migrator({
     db,
     provider: { getMigrations: () => Promise.resolve(migrations) },
     migrationTableName: 'schema_migrations',
     migrationLockTableName: 'schema_migrations_lock',
   });
-  const { error, results } = await migrator.migrateToLatest();
+}
+
+function applied({ error, results }: MigrationResultSet): string[] {
   if (error) throw error instanceof Error ? error : new Error('migration failed', { cause: error });
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  return applied(await migrator(db).migrateToLatest());
+}
+
+/** Migrates up or down to the named migration (tests build older schemas with it). */
+export async function migrateTo(db: Db, name: string): Promise<string[]> {
+  return applied(await migrator(db).migrateTo(name));
 }

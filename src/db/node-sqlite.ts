@@ -1,5 +1,6 @@
 // Kysely's SQLite dialect expects a better-sqlite3-shaped database. This adapts Node's
 // built-in node:sqlite to it, so the embedded mode needs no native add-on.
+import fs from 'node:fs';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
 
@@ -48,6 +49,11 @@ function adapt(statement: StatementSync): SqliteStatement {
 }
 
 export function openNodeSqlite(location: string): SqliteDatabase & { raw: DatabaseSync } {
+  // A new database file is created owner-only; SQLite gives its -wal and -shm files the same
+  // mode. (An existing file keeps its mode: runtime.ts tightens it.)
+  if (location !== ':memory:' && location !== '' && !location.startsWith('file:')) {
+    fs.closeSync(fs.openSync(location, 'a', 0o600));
+  }
   const raw = new DatabaseSync(location);
   // WAL lets the CLI and the server share the file; busy_timeout makes a writer wait for
   // another process's write instead of failing at once.

@@ -1,5 +1,7 @@
 // Where media lives on disk, under DATA_DIR/media. Every path the HTTP routes serve goes
 // through here, so a request can only ever name a file inside a stream's or video's folder.
+// The folders are owner-only: created under the process's umask (main.ts), their roots
+// tightened at start (runtime.ts).
 import path from 'node:path';
 
 /** A file inside a media folder: the playlist, the thumbnail, or a segment of one publish. */
@@ -30,8 +32,12 @@ export class MediaPaths {
     return path.join(this.streamDir(streamId), publishFolder(publishIndex));
   }
 
+  get videosRoot(): string {
+    return path.join(this.root, 'videos');
+  }
+
   videoDir(videoId: string): string {
-    return path.join(this.root, 'videos', videoId);
+    return path.join(this.videosRoot, videoId);
   }
 
   /**
@@ -39,7 +45,11 @@ export class MediaPaths {
    * the rename is atomic and a video folder, once it exists, is complete.
    */
   videoStagingDir(videoId: string): string {
-    return path.join(this.root, 'staging', videoId);
+    return path.join(this.stagingRoot, videoId);
+  }
+
+  get stagingRoot(): string {
+    return path.join(this.root, 'staging');
   }
 
   /** The absolute path of a servable file, or undefined when the request names anything else. */

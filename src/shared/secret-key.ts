@@ -1,6 +1,7 @@
-// The master secret signs cursors and encrypts webhook secrets at rest. It comes from
-// SECRET_KEY; in embedded mode, when unset, it is generated once into the data directory so
-// restarts keep cursors and stored secrets valid.
+// The master secret signs cursors, encrypts webhook secrets and stream keys at rest, and keys
+// the stream keys' lookup hash. It comes from SECRET_KEY; in embedded mode, when unset, it is
+// generated once into the data directory (owner-only) so restarts keep cursors and stored
+// secrets valid.
 import { hkdfSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,7 +16,7 @@ export function loadOrCreateSecretKey(configured: Buffer | undefined, dataDir: s
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  fs.mkdirSync(dataDir, { recursive: true });
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const key = randomBytes(32);
   // 'wx' fails if another process created the file first; then use theirs.
   try {
@@ -28,6 +29,9 @@ export function loadOrCreateSecretKey(configured: Buffer | undefined, dataDir: s
 }
 
 /** A key for one purpose, so no two uses of the master secret share key material. */
-export function deriveKey(master: Buffer, purpose: 'cursors' | 'webhook-secrets'): Buffer {
+export function deriveKey(
+  master: Buffer,
+  purpose: 'cursors' | 'webhook-secrets' | 'stream-key-lookup' | 'stream-key-secrets',
+): Buffer {
   return Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), `tributary:${purpose}`, 32));
 }

@@ -2,6 +2,7 @@ import type { Updateable } from 'kysely';
 import { literalLimit, runCompiledOnce } from '../db/compiled-query.ts';
 import type { Db } from '../db/database.ts';
 import type { KeysetPosition } from '../http/pagination.ts';
+import type { StoredStreamKey } from './stream-key-vault.ts';
 import type { NewStreamRow, StreamRow, StreamStatus, StreamTable } from './stream.table.ts';
 
 // Named columns, never selectAll(): a column added later (a secret, say) cannot leak into
@@ -104,24 +105,34 @@ export async function updateStreamIfStatus(
     .executeTakeFirst();
 }
 
-/** The stream key is read only here, for its creator's eyes and for ingest. */
-export async function findStreamKey(db: Db, id: string): Promise<string | undefined> {
-  const row = await db.selectFrom('streams').select(['stream_key']).where('id', '=', id).executeTakeFirst();
-  return row?.stream_key;
+/** The sealed stream key is read only here, for its creator's eyes. */
+export async function findStreamKeyCiphertext(db: Db, id: string): Promise<string | null | undefined> {
+  const row = await db
+    .selectFrom('streams')
+    .select(['stream_key_ciphertext'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row?.stream_key_ciphertext;
 }
 
-export async function findStreamByKey(db: Db, streamKey: string): Promise<StreamRow | undefined> {
+/** The ingest's lookup: an equality match on the unique index of keyed hashes. */
+export async function findStreamByKeyHash(db: Db, keyHash: string): Promise<StreamRow | undefined> {
   return db
     .selectFrom('streams')
     .select(STREAM_COLUMNS)
-    .where('stream_key', '=', streamKey)
+    .where('stream_key_hash', '=', keyHash)
     .executeTakeFirst();
 }
 
-export async function replaceStreamKey(db: Db, id: string, streamKey: string, at: number): Promise<boolean> {
+export async function replaceStreamKey(
+  db: Db,
+  id: string,
+  stored: StoredStreamKey,
+  at: number,
+): Promise<boolean> {
   const result = await db
     .updateTable('streams')
-    .set({ stream_key: streamKey, updated_at: at })
+    .set({ ...stored, updated_at: at })
     .where('id', '=', id)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;

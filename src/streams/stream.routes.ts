@@ -65,7 +65,7 @@ export const streamRoutes: FastifyPluginAsyncTypebox<StreamRoutesOptions> = asyn
     },
     async (request) => {
       const stream = await streams.get(request.params.id);
-      return toStreamDetail(stream, urls, await streams.streamKeyFor(stream, callerOf(request).userId));
+      return toStreamDetail(stream, urls, await streams.streamKeyFor(stream, callerOf(request)));
     },
   );
 

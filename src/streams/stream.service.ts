@@ -1,3 +1,4 @@
+import type { Principal } from '../accounts/account.service.ts';
 import type { Db } from '../db/database.ts';
 import { recordEvent } from '../events/outbox.ts';
 import type { KeysetPosition } from '../http/pagination.ts';
@@ -6,6 +7,7 @@ import type { Clock } from '../shared/clock.ts';
 import { invalidParameter, notFound, stateConflict } from '../shared/errors.ts';
 import { newId, randomBase62 } from '../shared/ids.ts';
 import type { PublicUrls } from '../shared/public-urls.ts';
+import type { StreamKeyVault } from './stream-key-vault.ts';
 import * as repo from './stream.repository.ts';
 import { toStreamDetail } from './stream.serializer.ts';
 import type { Privacy, StreamRow, StreamStatus } from './stream.table.ts';
@@ -39,11 +41,13 @@ export class StreamService {
   private readonly db: Db;
   private readonly clock: Clock;
   private readonly urls: PublicUrls;
+  private readonly keys: StreamKeyVault;
 
-  constructor(db: Db, clock: Clock, urls: PublicUrls) {
+  constructor(db: Db, clock: Clock, urls: PublicUrls, keys: StreamKeyVault) {
     this.db = db;
     this.clock = clock;
     this.urls = urls;
+    this.keys = keys;
   }
 
   async create(creatorId: string, input: CreateStreamInput): Promise<CreatedStream> {
@@ -80,14 +84,28 @@ export class StreamService {
       record: input.record === false ? 0 : 1,
     };
     const streamKey = newStreamKey();
-    await repo.insertStream(this.db, { ...row, stream_key: streamKey });
+    await repo.insertStream(this.db, { ...row, ...this.keys.seal(streamKey, row.id) });
     return { stream: row, streamKey };
   }
 
-  /** The creator's secret stream key, or undefined when the caller is not the creator. */
-  async streamKeyFor(stream: StreamRow, callerId: string): Promise<string | undefined> {
-    if (stream.creator_id !== callerId) return undefined;
-    return repo.findStreamKey(this.db, stream.id);
+  /**
+   * The secret stream key, for its creator's write-scoped keys only (a key that may publish is
+   * as powerful as one that may reset it); undefined for anyone else.
+   */
+  async streamKeyFor(
+    stream: StreamRow,
+    caller: Pick<Principal, 'userId' | 'scope'>,
+  ): Promise<string | undefined> {
+    if (stream.creator_id !== caller.userId || caller.scope !== 'write') return undefined;
+    const ciphertext = await repo.findStreamKeyCiphertext(this.db, stream.id);
+    if (ciphertext === null || ciphertext === undefined) return undefined;
+    try {
+      return this.keys.open(ciphertext, stream.id);
+    } catch {
+      // Sealed under another master secret (SECRET_KEY was changed): the key is lost, and
+      // the ingest no longer admits it either. The creator resets it to get a working one.
+      return undefined;
+    }
   }
 
   /** Issues a new stream key; the old one stops working for new publishes at once. */
@@ -97,7 +115,7 @@ export class StreamService {
     if (!stream || stream.creator_id !== callerId) throw notFound('stream', id);
     const streamKey = newStreamKey();
     const now = this.clock.now();
-    await repo.replaceStreamKey(this.db, id, streamKey, now);
+    await repo.replaceStreamKey(this.db, id, this.keys.seal(streamKey, id), now);
     return { stream: { ...stream, updated_at: now }, streamKey };
   }
 
@@ -186,9 +204,12 @@ export class StreamService {
 
   // Ingest and media (issue 4).
 
-  /** The stream a publisher's key belongs to, if any. Only the ingest calls this. */
+  /**
+   * The stream a publisher's key belongs to, if any. Only the ingest calls this. The key is
+   * found by its keyed hash, so nothing compares the secret itself byte by byte.
+   */
   async findByStreamKey(streamKey: string): Promise<StreamRow | undefined> {
-    return repo.findStreamByKey(this.db, streamKey);
+    return repo.findStreamByKeyHash(this.db, this.keys.lookupHash(streamKey));
   }
 
   /** Records a freshly taken thumbnail; `thumbnail_url` then carries the new version. */

@@ -20,11 +20,17 @@ export interface StreamTable {
   thumbnail_at: number | null;
   created_at: number;
   updated_at: number;
-  stream_key: string;
+  /**
+   * The stream key, never stored itself (stream-key-vault.ts): its keyed hash, which the ingest
+   * looks it up by, and its sealed copy for the creator. Null only on a row from an older
+   * version whose key waits in legacy_stream_keys for the start-up conversion.
+   */
+  stream_key_hash: string | null;
+  stream_key_ciphertext: string | null;
   /** 1 when the recording becomes a video at the end (0/1 for both dialects). */
   record: number;
 }
 
-/** A stream as the API and events see it: everything but the secret stream key. */
-export type StreamRow = Omit<Selectable<StreamTable>, 'stream_key'>;
+/** A stream as the API and events see it: everything but the secret stream key's forms. */
+export type StreamRow = Omit<Selectable<StreamTable>, 'stream_key_hash' | 'stream_key_ciphertext'>;
 export type NewStreamRow = Insertable<StreamTable>;

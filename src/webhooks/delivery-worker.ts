@@ -16,7 +16,7 @@ import { DeliveryRecorder } from './delivery-recorder.ts';
 import { deliveryHeaders, envelopeBody } from './envelope.ts';
 import { fanOutAll } from './fan-out.ts';
 import { PostgresListener } from './pg-listener.ts';
-import type { SecretBox } from './secret-box.ts';
+import type { SecretBox } from '../shared/secret-box.ts';
 import { WebhookSender } from './sender.ts';
 import { findWebhooksForSending, type SendingWebhook } from './webhook.repository.ts';
 import { onWebhookRemoved } from './webhook-signals.ts';

@@ -5,7 +5,7 @@ import type { Clock } from '../shared/clock.ts';
 import { AppError, invalidParameter, notFound, stateConflict } from '../shared/errors.ts';
 import { newId, randomBase62 } from '../shared/ids.ts';
 import * as deliveries from './delivery.repository.ts';
-import type { SecretBox } from './secret-box.ts';
+import type { SecretBox } from '../shared/secret-box.ts';
 import { checkWebhookUrl } from './url-safety.ts';
 import * as repo from './webhook.repository.ts';
 import type { PublicWebhookRow } from './webhook.repository.ts';

@@ -200,7 +200,7 @@ for (const dialect of DIALECTS) {
       });
       assert.equal(reset.status, 200);
       assert.notEqual(reset.body.ingest.stream_key, oldKey);
-      const again = await server.request('GET', `/v1/streams/${created.body.id}`, { key: owner.readKey });
+      const again = await server.request('GET', `/v1/streams/${created.body.id}`, { key: owner.writeKey });
       assert.equal(again.body.ingest.stream_key, reset.body.ingest.stream_key);
     });
   });

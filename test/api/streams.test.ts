@@ -48,7 +48,8 @@ for (const dialect of DIALECTS) {
       assert.match(res.body.created_at, ISO_MS);
       assert.equal(res.body.stream_url, `http://media.test/watch/${res.body.id}`);
 
-      const detail = await server.request('GET', `/v1/streams/${res.body.id}`, { key: account.readKey });
+      // The creator's write key sees the key again (docs/security.md: not their read key).
+      const detail = await server.request('GET', `/v1/streams/${res.body.id}`, { key: account.writeKey });
       assert.equal(detail.status, 200);
       assert.deepEqual(detail.body, res.body);
 

@@ -32,7 +32,8 @@ export async function seedStreams(
         thumbnail_at: null,
         created_at: at,
         updated_at: at,
-        stream_key: `sk_${randomBase62(32)}`,
+        // A stand-in for the keyed hash the service stores (nothing publishes to seeded streams).
+        stream_key_hash: randomBase62(43),
         record: 1,
         ...make(i),
       };

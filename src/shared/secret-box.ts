@@ -1,5 +1,6 @@
-// Webhook signing secrets at rest: AES-256-GCM under a key derived from the master secret,
-// with the webhook id as associated data so a ciphertext cannot be moved to another row.
+// Secrets kept at rest that must be read back (webhook signing secrets, stream keys):
+// AES-256-GCM under a key derived from the master secret for that one purpose, with the owning
+// row's id as associated data so a ciphertext cannot be moved to another row.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
 const VERSION = 'v1';
