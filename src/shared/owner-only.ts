@@ -16,21 +16,33 @@ export interface ModeChange {
 }
 
 /**
- * Removes group and other permissions from each path that exists. Only takes access away,
- * never adds it. Missing paths are skipped.
+ * Removes group and other permissions from each path that exists, keeping the owner's and the
+ * special bits. Only takes access away, never adds it. Missing paths are skipped, and so is a
+ * shared scratch folder (sticky bit, as /tmp has) named as the data folder: closing it would
+ * break everyone else's use of it, so that is reported instead.
  */
 export function tightenToOwnerOnly(paths: readonly string[]): ModeChange[] {
   const changes: ModeChange[] = [];
   for (const file of paths) {
-    let mode: number;
+    let stat: fs.Stats;
     try {
-      mode = fs.statSync(file).mode & 0o777;
+      stat = fs.statSync(file);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
       throw error;
     }
-    const tightened = mode & 0o700;
+    const mode = stat.mode & 0o7777;
+    const tightened = mode & ~0o077;
     if (tightened === mode) continue;
+    if (stat.isDirectory() && (mode & 0o1000) !== 0) {
+      changes.push({
+        path: file,
+        from: mode,
+        to: tightened,
+        error: 'a shared folder; give the data a folder of its own',
+      });
+      continue;
+    }
     try {
       fs.chmodSync(file, tightened);
       changes.push({ path: file, from: mode, to: tightened });

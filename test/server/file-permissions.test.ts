@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { describeModeChange, tightenToOwnerOnly } from '../../src/shared/owner-only.ts';
 import { REPO_ROOT } from '../helpers/cli.ts';
 import { pushTestPattern, waitFor } from '../helpers/media-tools.ts';
 
@@ -39,7 +40,7 @@ async function startUnderPermissiveUmask(env: Record<string, string>, args: stri
 }
 
 function modeOf(file: string): string {
-  return (fs.statSync(file).mode & 0o777).toString(8).padStart(4, '0');
+  return (fs.statSync(file).mode & 0o7777).toString(8).padStart(4, '0');
 }
 
 function tempParent(t: { after: (fn: () => void) => void }): string {
@@ -130,5 +131,28 @@ describe('files the server writes are owner-only', () => {
     assert.match(server.output(), new RegExp(`${dataDir.replaceAll('/', '\\/')}.*0755.*0700`));
     assert.match(server.output(), /secret\.key.*0644.*0600/);
     await stop(server);
+  });
+
+  test('a shared scratch folder (sticky, like /tmp) named as the data folder is left open, and it says so', (t) => {
+    const shared = path.join(tempParent(t), 'scratch');
+    fs.mkdirSync(shared);
+    fs.chmodSync(shared, 0o1777);
+    const secret = path.join(shared, 'secret.key');
+    fs.writeFileSync(secret, 'x');
+    fs.chmodSync(secret, 0o644);
+    const changes = tightenToOwnerOnly([shared, secret, path.join(shared, 'missing')]);
+    assert.equal(modeOf(shared), '1777');
+    assert.equal(modeOf(secret), '0600');
+    assert.deepEqual(
+      changes.map((change) => [change.path, change.error === undefined]),
+      [
+        [shared, false],
+        [secret, true],
+      ],
+    );
+    assert.match(
+      describeModeChange(changes[0]!),
+      /scratch is readable by others \(1777\).*a folder of its own/,
+    );
   });
 });
