@@ -110,11 +110,10 @@ export async function benchIngest(options: { quick?: boolean; log?: (line: strin
   });
   await app.listen({ port: 18081, host: '127.0.0.1' });
   const ingest = await startIngest({
-    config: { ingest: ingestConfig, dataDir: work },
+    config: { ingest: ingestConfig, dataDir: work, host: '127.0.0.1' },
     services,
     logger,
     viewers,
-    host: '127.0.0.1',
   });
   const user = await services.accounts.createUser('Bench');
   const pushes: ChildProcess[] = [];

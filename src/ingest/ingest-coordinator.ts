@@ -25,6 +25,7 @@ import type { StreamService } from '../streams/stream.service.ts';
 import type { StreamRow } from '../streams/stream.table.ts';
 import type { VideoService } from '../videos/video.service.ts';
 import { HlsPackager, PUBLISH_PLAYLIST } from './hls-packager.ts';
+import { PenaltyBox } from './penalty-box.ts';
 import { recordStreamAsVideo } from './recording.ts';
 import type { PublishConnection } from './rtmp-server.ts';
 
@@ -41,6 +42,8 @@ export interface IngestDeps {
   ffmpegPath: string;
   reconnectWindowMs: number;
   thumbnailIntervalMs: number;
+  /** Addresses that tried too many unknown keys (one with default settings unless given). */
+  penalties?: PenaltyBox;
 }
 
 /** What ingest knows about one stream between its first publish and its end. */
@@ -92,9 +95,11 @@ export class IngestCoordinator {
   /** The viewer count last written per stream, so unchanged counts are not rewritten. */
   private readonly flushedCounts = new Map<string, number>();
   private closing = false;
+  private readonly penalties: PenaltyBox;
 
   constructor(deps: IngestDeps) {
     this.deps = deps;
+    this.penalties = deps.penalties ?? new PenaltyBox({ clock: deps.clock });
   }
 
   /** The RTMP server's handler: decides asynchronously, buffering the publisher meanwhile. */
@@ -106,14 +111,17 @@ export class IngestCoordinator {
   };
 
   private async admit(connection: PublishConnection): Promise<void> {
+    // An address locked out for guessing keys is refused without a database lookup.
+    const lockedForMs = this.penalties.lockedFor(connection.remoteAddress);
     const stream =
-      this.closing || connection.app !== INGEST_APP
+      this.closing || connection.app !== INGEST_APP || lockedForMs > 0
         ? undefined
         : await this.deps.streams.findByStreamKey(connection.streamKey);
     if (connection.closed) return;
     // From here on nothing awaits, so two publishers of one key cannot both get through.
-    const refusal = this.refusal(connection, stream);
+    const refusal = this.refusal(connection, stream, lockedForMs);
     if (refusal) {
+      if (refusal.reason === 'unknown_key') this.penalties.recordFailure(connection.remoteAddress);
       this.deps.logger.info(
         { streamId: stream?.id, remote: connection.remoteAddress, reason: refusal.reason },
         'publish refused',
@@ -133,8 +141,15 @@ export class IngestCoordinator {
   private refusal(
     connection: PublishConnection,
     stream: StreamRow | undefined,
+    lockedForMs: number,
   ): { reason: string; message: string } | undefined {
     if (this.closing) return { reason: 'shutting_down', message: 'The server is shutting down.' };
+    if (lockedForMs > 0) {
+      return {
+        reason: 'too_many_unknown_keys',
+        message: `Too many invalid stream keys from this address; try again in ${Math.ceil(lockedForMs / 1000)} s.`,
+      };
+    }
     if (connection.app !== INGEST_APP) {
       return {
         reason: 'unknown_app',

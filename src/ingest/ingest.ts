@@ -18,13 +18,15 @@ export const THUMBNAIL_INTERVAL_MS = 20_000;
 const TICK_MS = 2000;
 
 export interface IngestOptions {
-  config: Pick<Config, 'ingest' | 'dataDir'>;
+  config: Pick<Config, 'ingest' | 'dataDir' | 'host'>;
   services: { streams: StreamService; videos: VideoService; clock: Clock };
   logger: Logger;
   viewers: ViewerTracker;
-  /** Interface the RTMP listener binds; all interfaces unless given. */
+  /** Interface the RTMP listener binds; the HTTP listener's (config `host`) unless given. */
   host?: string;
   thumbnailIntervalMs?: number;
+  /** How long a connection may take to ask to publish (default 10 s). */
+  publishDeadlineMs?: number;
 }
 
 export type IngestHandle =
@@ -57,10 +59,14 @@ export async function startIngest(options: IngestOptions): Promise<IngestHandle>
     reconnectWindowMs: config.ingest.reconnectWindowSeconds * 1000,
     thumbnailIntervalMs: options.thumbnailIntervalMs ?? THUMBNAIL_INTERVAL_MS,
   });
-  const rtmp = new RtmpIngestServer(coordinator.handlePublish);
+  const rtmp = new RtmpIngestServer(coordinator.handlePublish, {
+    logger: logger.child({ component: 'rtmp' }),
+    maxConnections: config.ingest.maxConnections,
+    publishDeadlineMs: options.publishDeadlineMs,
+  });
   let rtmpPort: number;
   try {
-    rtmpPort = await rtmp.listen(config.ingest.rtmpPort, options.host);
+    rtmpPort = await rtmp.listen(config.ingest.rtmpPort, options.host ?? config.host);
   } catch (error) {
     // Like a missing ffmpeg, a busy port turns ingest off and says so; the API still serves
     // (several API processes on one host: one of them holds the RTMP port).

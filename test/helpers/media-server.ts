@@ -14,7 +14,7 @@ import { startIngest, type IngestHandle } from '../../src/ingest/ingest.ts';
 import { createLogger } from '../../src/logger.ts';
 import { mediaPlugin } from '../../src/media/media.plugin.ts';
 import { ViewerTracker } from '../../src/media/viewer-tracker.ts';
-import { systemClock } from '../../src/shared/clock.ts';
+import { systemClock, type Clock } from '../../src/shared/clock.ts';
 import { DeliveryWorker } from '../../src/webhooks/delivery-worker.ts';
 import { testCa } from './test-ca.ts';
 import { createTestDatabase, type TestDatabase } from './databases.ts';
@@ -30,6 +30,12 @@ export interface MediaServerOptions {
   ffmpegPath?: string;
   /** Also run the webhook delivery worker, trusting the test CA, as `serve` does. */
   deliverWebhooks?: boolean;
+  /** RTMP_MAX_CONNECTIONS (64 unless given). */
+  maxRtmpConnections?: number;
+  /** How long an RTMP connection may take to ask to publish. */
+  publishDeadlineMs?: number;
+  /** The services' clock (the system clock unless given). */
+  clock?: Clock;
 }
 
 export interface OutboxEvent {
@@ -155,7 +161,7 @@ export async function startMediaServer(
     rtmpPort,
     reconnectWindowSeconds: options.reconnectWindowSeconds ?? 3,
     ffmpegPath: options.ffmpegPath ?? 'ffmpeg',
-    maxConnections: 64,
+    maxConnections: options.maxRtmpConnections ?? 64,
   };
   const webhookConfig = {
     retryDelaysMs: [200, 400],
@@ -167,7 +173,7 @@ export async function startMediaServer(
     { publicUrl: origin, ingest: ingestConfig, webhooks: webhookConfig },
     handle,
     Buffer.alloc(32, 9),
-    systemClock,
+    options.clock ?? systemClock,
   );
   const logs: string[] = [];
   const logger = createLogger(
@@ -190,12 +196,13 @@ export async function startMediaServer(
   });
   await app.listen({ port: httpPort, host: '127.0.0.1' });
   const ingest = await startIngest({
-    config: { ingest: ingestConfig, dataDir: database.dataDir },
+    // The RTMP listener binds the HTTP listener's interface (HOST), as under `serve`.
+    config: { ingest: ingestConfig, dataDir: database.dataDir, host: '127.0.0.1' },
     services,
     logger,
     viewers,
-    host: '127.0.0.1',
     thumbnailIntervalMs: options.thumbnailIntervalMs,
+    publishDeadlineMs: options.publishDeadlineMs,
   });
   const worker = options.deliverWebhooks
     ? new DeliveryWorker({

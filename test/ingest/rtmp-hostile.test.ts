@@ -1,0 +1,364 @@
+// The RTMP port is open to anyone. Each hostile input found against the old listener
+// (node-media-server's parser threw inside the socket's data handler and took the whole
+// process down) is replayed here against the real listener, after a valid handshake. After
+// each one: the hostile connection is closed, the process is alive, the HTTP API answers,
+// and an honest publisher still gets NetStream.Publish.Start.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { PENALTY_DEFAULTS } from '../../src/ingest/penalty-box.ts';
+import { TestClock } from '../helpers/clock.ts';
+import { startMediaServer, type MediaTestServer } from '../helpers/media-server.ts';
+import {
+  amf,
+  chunkHeader,
+  chunkMessage,
+  command,
+  MSG,
+  RtmpTestClient,
+  setChunkSizeMessage,
+} from '../helpers/rtmp-client.ts';
+
+/** A protocol-level publisher with a valid key goes through to NetStream.Publish.Start. */
+async function assertHonestPublisherGoesLive(server: MediaTestServer, streamKey: string): Promise<void> {
+  const client = await RtmpTestClient.open(server.rtmpPort);
+  try {
+    client.startPublish('live', streamKey);
+    const status = await client.nextStatus();
+    assert.equal(status?.code, 'NetStream.Publish.Start');
+  } finally {
+    client.close();
+  }
+}
+
+async function assertServiceHealthy(server: MediaTestServer, streamKey: string): Promise<void> {
+  assert.equal(process.exitCode ?? 0, 0);
+  const health = await server.request('GET', '/healthz');
+  assert.equal(health.status, 200);
+  await assertHonestPublisherGoesLive(server, streamKey);
+}
+
+interface HostileCase {
+  name: string;
+  /** Bytes sent right after a valid handshake. */
+  bytes: () => Buffer;
+  /**
+   * What the listener does: close the connection as a protocol error (the default), or answer
+   * the connect (tcUrl is optional and not used, so its absence or type is no error).
+   */
+  expect?: 'protocol_error' | 'connected';
+}
+
+const connect = (values: unknown[]) =>
+  chunkMessage({ csid: 3, type: MSG.invoke, payload: command('connect', 1, ...values) });
+const createStream = () =>
+  chunkMessage({ csid: 3, type: MSG.invoke, payload: command('createStream', 2, null) });
+const goodConnect = () => connect([{ app: 'live', tcUrl: 'rtmp://127.0.0.1/live' }]);
+
+const CASES: HostileCase[] = [
+  {
+    name: 'Set Chunk Size with an empty payload',
+    bytes: () =>
+      Buffer.concat([
+        chunkMessage({ csid: 2, type: MSG.setChunkSize, payload: Buffer.alloc(0) }),
+        goodConnect(),
+      ]),
+  },
+  {
+    name: 'Set Chunk Size with a 2-byte payload',
+    bytes: () =>
+      Buffer.concat([
+        chunkMessage({ csid: 2, type: MSG.setChunkSize, payload: Buffer.from([0, 1]) }),
+        goodConnect(),
+      ]),
+  },
+  { name: 'Set Chunk Size 0', bytes: () => Buffer.concat([setChunkSizeMessage(0), goodConnect()]) },
+  {
+    name: 'Set Chunk Size above 0x7fffffff',
+    bytes: () => Buffer.concat([setChunkSizeMessage(0xffffffff), goodConnect()]),
+  },
+  { name: 'connect without tcUrl', bytes: () => connect([{ app: 'live' }]), expect: 'connected' },
+  { name: 'connect with null as its command object', bytes: () => connect([null]) },
+  { name: 'connect without a command object', bytes: () => connect([]) },
+  {
+    name: 'connect with a number as tcUrl',
+    bytes: () => connect([{ app: 'live', tcUrl: 42 }]),
+    expect: 'connected',
+  },
+  {
+    name: 'connect with an object as app',
+    bytes: () => connect([{ app: { x: 1 }, tcUrl: 'rtmp://h/live' }]),
+  },
+  {
+    name: 'publish whose stream name is not a string',
+    bytes: () =>
+      Buffer.concat([
+        goodConnect(),
+        createStream(),
+        chunkMessage({
+          csid: 8,
+          type: MSG.invoke,
+          streamId: 1,
+          payload: command('publish', 3, null, 12345, 'live'),
+        }),
+      ]),
+  },
+  {
+    name: 'publish without a stream name',
+    bytes: () =>
+      Buffer.concat([
+        goodConnect(),
+        createStream(),
+        chunkMessage({ csid: 8, type: MSG.invoke, streamId: 1, payload: command('publish', 3, null) }),
+      ]),
+  },
+  {
+    name: 'an invoke with an unknown AMF type marker',
+    bytes: () =>
+      chunkMessage({
+        csid: 3,
+        type: MSG.invoke,
+        payload: Buffer.concat([amf.string('connect'), amf.number(1), Buffer.from([0x42, 1, 2, 3])]),
+      }),
+  },
+  {
+    name: 'an invoke whose string runs past the message',
+    bytes: () => chunkMessage({ csid: 3, type: MSG.invoke, payload: Buffer.from([0x02, 0xff, 0xff, 0x61]) }),
+  },
+  {
+    name: 'an invoke with objects nested 10,000 deep',
+    bytes: () => {
+      const open = Buffer.from([0x00, 0x01, 0x61, 0x03]);
+      const payload = Buffer.concat([
+        amf.string('connect'),
+        amf.number(1),
+        Buffer.from([0x03]),
+        ...Array(10_000).fill(open),
+      ]);
+      return chunkMessage({ csid: 3, type: MSG.invoke, payload, chunkSize: 128 });
+    },
+  },
+  {
+    name: 'a strict array claiming 4 billion elements',
+    bytes: () =>
+      chunkMessage({
+        csid: 3,
+        type: MSG.invoke,
+        payload: Buffer.concat([amf.string('connect'), amf.number(1), amf.strictArray([], 0xffffffff)]),
+      }),
+  },
+  {
+    name: 'a huge Set Chunk Size followed by connect',
+    bytes: () =>
+      Buffer.concat([
+        setChunkSizeMessage(0x7fffffff),
+        chunkMessage({
+          csid: 3,
+          type: MSG.invoke,
+          payload: command('connect', 1, { app: 'live' }),
+          chunkSize: 0x7fffffff,
+        }),
+      ]),
+    // 2^31-1 is the largest chunk size the specification allows: a valid connect follows.
+    expect: 'connected',
+  },
+  {
+    name: 'a type-3 chunk on a chunk stream that never had a header',
+    bytes: () => Buffer.concat([chunkHeader({ fmt: 3, csid: 9 }), Buffer.alloc(64, 1)]),
+  },
+  {
+    name: 'a type-1 chunk on a chunk stream that never had a header',
+    bytes: () =>
+      Buffer.concat([chunkHeader({ fmt: 1, csid: 10, length: 4, type: MSG.invoke }), Buffer.alloc(4, 2)]),
+  },
+  {
+    name: 'messages on 64 different chunk streams',
+    bytes: () =>
+      Buffer.concat(
+        Array.from({ length: 64 }, (_, i) =>
+          chunkHeader({ fmt: 0, csid: 64 + i * 3, length: 1000, type: MSG.invoke }),
+        ),
+      ),
+  },
+  {
+    name: 'a 16 MB command message before connect',
+    bytes: () => chunkHeader({ fmt: 0, csid: 3, length: 0xffffff, type: MSG.invoke }),
+  },
+  {
+    name: 'media before publish',
+    bytes: () => chunkMessage({ csid: 4, type: MSG.video, payload: Buffer.from([0x17, 0, 0, 0, 0]) }),
+  },
+  {
+    name: 'an Abort message with an empty payload',
+    bytes: () =>
+      Buffer.concat([chunkMessage({ csid: 2, type: MSG.abort, payload: Buffer.alloc(0) }), goodConnect()]),
+  },
+  {
+    name: 'a second connect',
+    bytes: () => Buffer.concat([goodConnect(), goodConnect()]),
+  },
+];
+
+test('the RTMP listener survives hostile input', async (t) => {
+  const server = await startMediaServer(t, { dialect: 'sqlite' });
+  const account = await server.createAccount('Hostile input');
+  const stream = await server.createStream(account);
+  const streamKey = stream.ingest.stream_key as string;
+
+  // RTMP_HOSTILE_CASE=<name> replays one case alone (each crashed the old listener by itself).
+  const only = process.env.RTMP_HOSTILE_CASE;
+  for (const hostile of CASES.filter((c) => only === undefined || c.name === only)) {
+    await t.test(hostile.name, async () => {
+      const logsBefore = server.logs.length;
+      const client = await RtmpTestClient.open(server.rtmpPort);
+      t.after(() => {
+        client.close();
+      });
+      client.write(hostile.bytes());
+      if (hostile.expect === 'connected') {
+        await client.nextResult();
+        assert.deepEqual(client.commands(), ['_result']);
+        await assertServiceHealthy(server, streamKey);
+        return;
+      }
+      assert.equal(await client.closesWithin(3000), true, 'the hostile connection is closed');
+      assert.equal(
+        client.statuses().some((status) => status.code === 'NetStream.Publish.Start'),
+        false,
+        'never told it is publishing',
+      );
+      await assertServiceHealthy(server, streamKey);
+      const lines = server.logs.slice(logsBefore).map((line) => JSON.parse(line));
+      const warning = lines.find((line) => line.msg === 'rtmp connection closed');
+      assert.ok(warning, 'one warn line says why');
+      assert.equal(warning.level, 40);
+      assert.equal(warning.remote, '127.0.0.1');
+      assert.equal(typeof warning.reason, 'string');
+    });
+  }
+  assert.equal(
+    server.logs.some((line) => line.includes(streamKey)),
+    false,
+    'the stream key is never logged',
+  );
+});
+
+test('a connection that does not ask to publish in time is closed', async (t) => {
+  const server = await startMediaServer(t, { dialect: 'sqlite', publishDeadlineMs: 400 });
+  const account = await server.createAccount('Deadline');
+  const stream = await server.createStream(account);
+
+  // Connected but never publishing; and a bare TCP connection that never says anything.
+  const idle = await RtmpTestClient.open(server.rtmpPort);
+  t.after(() => {
+    idle.close();
+  });
+  idle.sendCommand('connect', 1, [{ app: 'live' }]);
+  const silent = await RtmpTestClient.open(server.rtmpPort, { handshake: false });
+  t.after(() => {
+    silent.close();
+  });
+  const started = Date.now();
+  assert.equal(await idle.closesWithin(3000), true);
+  assert.equal(await silent.closesWithin(3000), true);
+  assert.ok(Date.now() - started >= 300, 'not before the deadline');
+  const warnings = server.logs
+    .map((line) => JSON.parse(line))
+    .filter((line) => line.msg === 'rtmp connection closed');
+  assert.equal(warnings.length, 2);
+  for (const warning of warnings) {
+    assert.equal(warning.level, 40);
+    assert.match(warning.reason, /no publish within 400 ms/);
+  }
+  // Publishing in time is not affected.
+  await assertServiceHealthy(server, stream.ingest.stream_key);
+});
+
+test('connections over RTMP_MAX_CONNECTIONS are closed at once', async (t) => {
+  const server = await startMediaServer(t, { dialect: 'sqlite', maxRtmpConnections: 3 });
+  const account = await server.createAccount('Crowd');
+  const stream = await server.createStream(account);
+
+  const held = await Promise.all([1, 2, 3].map(() => RtmpTestClient.open(server.rtmpPort)));
+  t.after(() => {
+    for (const client of held) client.close();
+  });
+  const extra = await RtmpTestClient.open(server.rtmpPort, { handshake: false });
+  t.after(() => {
+    extra.close();
+  });
+  assert.equal(await extra.closesWithin(2000), true, 'the fourth connection is closed');
+  await assert.rejects(extra.handshake(1000));
+  const warning = server.logs
+    .map((line) => JSON.parse(line))
+    .find((line) => line.msg === 'rtmp connection refused: too many connections');
+  assert.ok(warning);
+  assert.equal(warning.level, 40);
+  assert.equal(warning.maxConnections, 3);
+  assert.equal(warning.remote, '127.0.0.1');
+
+  // A place frees up when a connection ends; the HTTP API never stopped answering.
+  held.pop()!.close();
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  await assertServiceHealthy(server, stream.ingest.stream_key);
+});
+
+test('repeated wrong stream keys from one address lock it out for growing times', async (t) => {
+  const clock = new TestClock();
+  const server = await startMediaServer(t, { dialect: 'sqlite', clock });
+  const account = await server.createAccount('Guesser');
+  const stream = await server.createStream(account);
+  const streamKey = stream.ingest.stream_key as string;
+  let lookups = 0;
+  const streams = server.services.streams;
+  const findByStreamKey = streams.findByStreamKey.bind(streams);
+  streams.findByStreamKey = (key: string) => {
+    lookups += 1;
+    return findByStreamKey(key);
+  };
+
+  const attempt = async (key: string) => {
+    const client = await RtmpTestClient.open(server.rtmpPort);
+    try {
+      client.startPublish('live', key);
+      return await client.nextStatus();
+    } finally {
+      client.close();
+    }
+  };
+  const guessFiveTimes = async () => {
+    for (let i = 0; i < PENALTY_DEFAULTS.maxFailures; i++) {
+      const status = await attempt(`sk_${'x'.repeat(30)}${i}`);
+      assert.equal(status?.code, 'NetStream.Publish.BadName');
+      assert.equal(status.description, 'The stream key is not valid.');
+    }
+  };
+
+  await guessFiveTimes();
+  assert.equal(lookups, 5);
+  // Locked out: even the right key is refused, without a database lookup.
+  const locked = await attempt(streamKey);
+  assert.equal(locked?.code, 'NetStream.Publish.BadName');
+  assert.match(locked.description, /^Too many invalid stream keys from this address; try again in 30 s\.$/);
+  assert.equal(lookups, 5);
+
+  clock.advance(PENALTY_DEFAULTS.lockMs + 1);
+  assert.equal((await attempt(streamKey))?.code, 'NetStream.Publish.Start');
+
+  // A second lockout lasts twice as long.
+  await guessFiveTimes();
+  clock.advance(PENALTY_DEFAULTS.lockMs + 1);
+  assert.match((await attempt(streamKey))?.description ?? '', /Too many invalid stream keys/);
+  clock.advance(PENALTY_DEFAULTS.lockMs);
+  assert.equal((await attempt(streamKey))?.code, 'NetStream.Publish.Start');
+  assert.equal((await server.request('GET', '/healthz')).status, 200);
+
+  const refusals = server.logs
+    .map((line) => JSON.parse(line))
+    .filter((line) => line.msg === 'publish refused');
+  assert.ok(refusals.some((line) => line.reason === 'too_many_unknown_keys' && line.remote === '127.0.0.1'));
+  assert.equal(
+    server.logs.some((line) => line.includes(streamKey)),
+    false,
+    'the stream key is never logged',
+  );
+});
