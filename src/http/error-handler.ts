@@ -74,6 +74,9 @@ export function toAppError(error: unknown, request: FastifyRequest): AppError {
       return new AppError('payload_too_large', 'The request body is larger than 64 KiB.');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new AppError('invalid_json', 'The request body does not match its Content-Length.');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      // The router's limit (100 characters), above every id's own 64.
+      return new AppError('parameter_invalid', 'A path parameter is longer than 100 characters.');
     case 'FST_ERR_BAD_URL':
     case 'FST_ERR_INVALID_URL':
       return new AppError('route_not_found', 'The request URL is malformed.');

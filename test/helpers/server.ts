@@ -149,6 +149,8 @@ export interface RawExchange {
   elapsedMs: number;
   /** Bytes that did not parse as HTTP/1.1 responses. */
   leftover: string;
+  /** Everything the server sent. */
+  raw: Buffer;
 }
 
 export interface RawOptions {
@@ -185,8 +187,9 @@ export function rawExchange(
       clearInterval(trickleTimer);
       const elapsedMs = performance.now() - started;
       socket.destroy();
-      const { responses, leftover } = parseResponses(Buffer.concat(chunks), options.head === true);
-      resolve({ responses, closed, elapsedMs, leftover });
+      const raw = Buffer.concat(chunks);
+      const { responses, leftover } = parseResponses(raw, options.head === true);
+      resolve({ responses, closed, elapsedMs, leftover, raw });
     };
     const timer = setTimeout(() => {
       finish(false);
