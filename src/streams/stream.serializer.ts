@@ -22,7 +22,7 @@ export function toStreamListItem(row: StreamListRow, urls: PublicUrls): StreamLi
   };
 }
 
-/** The detail object; `streamKey` is passed only when the caller is the stream's creator. */
+/** The detail object; `streamKey` is passed only to the stream's creator, with a write-scoped key. */
 export function toStreamDetail(row: StreamRow, urls: PublicUrls, streamKey?: string): StreamDetail {
   return {
     ...toStreamListItem(row, urls),
