@@ -427,6 +427,10 @@ describe('the server process', () => {
     });
   }
 
+  test('`npm start` killed outright (SIGKILL): the server notices and stops gracefully', async (t) => {
+    await stopsGracefully(t, 'npm', ['start'], 'SIGKILL', { expectCode: null });
+  });
+
   test('SIGTERM to `npx tributary serve` stops the server gracefully and frees its ports', async (t) => {
     // npx runs the command in a shell that dies of the signal without passing it on; the server
     // notices that npm is gone and stops as if signalled. npx itself ends by the signal.
