@@ -169,11 +169,11 @@ async function stopsGracefully(
   command: string,
   args: string[],
   signal: NodeJS.Signals,
-  options: { expectCode?: number | null } = {},
+  options: { expectCode?: number | null; path?: string; oneProcess?: boolean } = {},
 ): Promise<void> {
   const dir = tempDir(t);
   const started = await start(command, args, {
-    PATH: userPath(),
+    PATH: options.path ?? userPath(),
     HOME: process.env.HOME ?? os.tmpdir(),
     DATABASE_URL: path.join(dir, 't.db'),
     DATA_DIR: dir,
@@ -183,6 +183,9 @@ async function stopsGracefully(
     for (const pid of [started.child.pid ?? 0, ...pids]) if (alive(pid)) process.kill(pid, 'SIGKILL');
   });
   const server = serverProcess([started.child.pid ?? 0, ...pids]);
+  if (options.oneProcess === true) {
+    assert.equal(server.pid, started.child.pid, 'the process started is the server itself');
+  }
   // Every way of starting gives the server the memory settings of `npm start`.
   assert.equal(server.env.get('MALLOC_ARENA_MAX'), '2', `${command} ${args.join(' ')}`);
   assert.ok(server.argv.includes('--max-semi-space-size=12'), server.argv.join(' '));
@@ -435,6 +438,15 @@ describe('the server process', () => {
     // npx runs the command in a shell that dies of the signal without passing it on; the server
     // notices that npm is gone and stops as if signalled. npx itself ends by the signal.
     await stopsGracefully(t, 'npx', ['tributary', 'serve'], 'SIGTERM', { expectCode: null });
+  });
+
+  test('the systemd unit of docs/deploy.md: one process, the flags from the first line, SIGTERM', async (t) => {
+    // As the unit runs it: the file itself, the pinned Node first on PATH.
+    const bin = path.join(REPO_ROOT, 'node_modules/.bin');
+    await stopsGracefully(t, path.join(REPO_ROOT, 'bin/tributary.js'), ['serve'], 'SIGTERM', {
+      path: `${bin}${path.delimiter}${userPath()}`,
+      oneProcess: true,
+    });
   });
 
   test('`node bin/tributary.js serve` on Node 24 without the flags gets them, and passes SIGTERM on', async (t) => {
