@@ -59,6 +59,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     connectionTimeout: limits.idleTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     http: {
+      // Given to Node too, which refuses a headersTimeout above its own requestTimeout.
+      requestTimeout: limits.requestTimeoutMs,
       headersTimeout: limits.requestTimeoutMs,
       connectionsCheckingInterval: Math.min(1000, Math.max(50, Math.floor(limits.requestTimeoutMs / 4))),
       // Checked in the onRequest hook below, so the refusal is in the error envelope.

@@ -74,6 +74,11 @@ export function toAppError(error: unknown, request: FastifyRequest): AppError {
       return new AppError('payload_too_large', 'The request body is larger than 64 KiB.');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new AppError('invalid_json', 'The request body does not match its Content-Length.');
+    case 'ECONNRESET':
+    case 'ERR_STREAM_PREMATURE_CLOSE':
+      // The client went away, or was cut off by the request timeout, mid-body: its fault,
+      // and nobody is left to read the answer.
+      return new AppError('malformed_request', 'The connection closed before the request body was complete.');
     case 'FST_ERR_MAX_PARAM_LENGTH':
       // The router's limit (100 characters), above every id's own 64.
       return new AppError('parameter_invalid', 'A path parameter is longer than 100 characters.');

@@ -9,6 +9,7 @@
 // and its index, so the concurrency does not change them).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import pino from 'pino';
 import { STATUS_BY_CODE } from '../../src/http/error-handler.ts';
 import { parseResponses, rawExchange, startTestServer, type RawResponse } from '../helpers/server.ts';
 
@@ -436,11 +437,14 @@ function assertAnswer(response: RawResponse, where: string): void {
 }
 
 test(`HTTP fuzzing (seed ${SEED}) never gets a 500, a non-envelope error or a hang`, async (t) => {
+  const errorsLogged: string[] = [];
   const server = await startTestServer(t, {
     dialect: 'sqlite',
     rateLimitPerKey: 10_000_000,
     rateLimitPerIp: 10_000_000,
     http: { requestTimeoutMs: REQUEST_TIMEOUT_MS, idleTimeoutMs: 2000, keepAliveTimeoutMs: 1000 },
+    // Nothing a client sends is the server's fault: no error may be logged.
+    logger: pino({ level: 'error' }, { write: (line: string) => errorsLogged.push(line.slice(0, 2000)) }),
   });
   const account = await server.createAccount();
   const stream = await server.request('POST', '/v1/streams', {
@@ -539,6 +543,8 @@ test(`HTTP fuzzing (seed ${SEED}) never gets a 500, a non-envelope error or a ha
     `seed ${SEED}: ${sent} requests in ${Math.round(performance.now() - started)} ms, ${answered} answers: ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))}`,
   );
   assert.ok(sent >= Math.min(REQUESTS, 200), `only ${sent} requests were sent in the time budget`);
+
+  assert.deepEqual(errorsLogged.slice(0, 3), [], `seed ${SEED}: ${errorsLogged.length} errors logged`);
 
   // Still serving, and nothing was polluted.
   const list = await server.request('GET', '/v1/streams', { key: account.readKey });

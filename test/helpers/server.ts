@@ -3,6 +3,7 @@
 import net from 'node:net';
 import type { TestContext } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
 import { buildApp } from '../../src/app.ts';
 import type { HttpLimitsConfig } from '../../src/config.ts';
 import { createServices, type Services } from '../../src/container.ts';
@@ -20,6 +21,8 @@ export interface TestServerOptions {
   rateLimits?: RateLimitStore;
   /** Slow-client limits; the configuration's defaults unless given. */
   http?: Partial<HttpLimitsConfig>;
+  /** A logger for the app, to see what it logs; none unless given. */
+  logger?: Logger;
 }
 
 export interface Account {
@@ -121,6 +124,7 @@ export async function startTestServer(t: TestContext, options: TestServerOptions
     rateLimitPerKey: options.rateLimitPerKey ?? 1000,
     rateLimitPerIp: options.rateLimitPerIp ?? 60,
     ...(options.http ? { http: options.http } : {}),
+    logger: options.logger,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
