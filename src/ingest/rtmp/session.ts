@@ -76,13 +76,13 @@ export class RtmpSession {
   feed(data: Buffer): void {
     if (this.state === 'ended') return;
     let rest = data;
-    if (this.state === 'handshake') {
+    while (this.state === 'handshake' && rest.length > 0) {
       const { used, reply } = this.handshake.feed(rest);
       if (reply) this.handler.send(reply);
-      if (!this.handshake.done) return;
-      this.state = 'connecting';
       rest = rest.subarray(used);
+      if (this.handshake.done) this.state = 'connecting';
     }
+    if (this.state === 'handshake') return;
     this.bytesIn += data.length;
     if (rest.length > 0) this.reader.push(rest);
     if (this.peerWindow > 0 && this.bytesIn - this.lastAck >= this.peerWindow && !this.ended) {
