@@ -362,3 +362,29 @@ test('repeated wrong stream keys from one address lock it out for growing times'
     'the stream key is never logged',
   );
 });
+
+test('NetStream.Publish.Start is sent only once admission has accepted the key', async (t) => {
+  const server = await startMediaServer(t, { dialect: 'sqlite' });
+  const account = await server.createAccount('Patient');
+  const stream = await server.createStream(account);
+  // The key lookup waits until the test lets it go on.
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const streams = server.services.streams;
+  const findByStreamKey = streams.findByStreamKey.bind(streams);
+  streams.findByStreamKey = async (key: string) => {
+    await gate;
+    return findByStreamKey(key);
+  };
+
+  const client = await RtmpTestClient.open(server.rtmpPort);
+  t.after(() => { client.close(); });
+  client.startPublish('live', stream.ingest.stream_key);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.deepEqual(client.statuses(), [], 'nothing said while admission is deciding');
+  assert.ok(client.commands().includes('_result'), 'connect and createStream were answered');
+  release();
+  assert.equal((await client.nextStatus())?.code, 'NetStream.Publish.Start');
+});
