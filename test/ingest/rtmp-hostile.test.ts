@@ -380,7 +380,9 @@ test('NetStream.Publish.Start is sent only once admission has accepted the key',
   };
 
   const client = await RtmpTestClient.open(server.rtmpPort);
-  t.after(() => { client.close(); });
+  t.after(() => {
+    client.close();
+  });
   client.startPublish('live', stream.ingest.stream_key);
   await new Promise((resolve) => setTimeout(resolve, 300));
   assert.deepEqual(client.statuses(), [], 'nothing said while admission is deciding');
