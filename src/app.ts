@@ -77,8 +77,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Replaced by the draining hook below, which answers in the error envelope.
     return503OnClosing: false,
     trustProxy: options.trustProxy ?? false,
-    // Malformed URLs (bad percent-encoding) get the envelope like every other error.
+    // Malformed URLs (bad percent-encoding, a path parameter over the router's limit) get the
+    // envelope like every other error. They are answered before any hook runs, so what the
+    // hooks below add is added here: the request id, and closing when a body is pending.
     frameworkErrors: (error, request, reply) => {
+      void reply.header('X-Request-Id', request.id);
+      if (declaresBody(request.headers)) void reply.header('Connection', 'close');
       void sendError(reply, toAppError(error, request));
     },
     ajv: { customOptions: { removeAdditional: false } },

@@ -154,7 +154,7 @@ describe('a request refused before its body is read closes the connection', () =
     return rawExchange(server.port, request + body, { waitMs: 3000 });
   }
 
-  test('401, 403, 413, invalid_content_type, 404 and 429 all say Connection: close and close', async (t) => {
+  test('401, 403, 413, invalid_content_type, 404, 429 and bad URLs all say Connection: close and close', async (t) => {
     const server = await startTestServer(t, { dialect: 'sqlite' });
     const account = await server.createAccount();
     const json = { 'Content-Type': 'application/json', 'Content-Length': 1000 };
@@ -191,6 +191,21 @@ describe('a request refused before its body is read closes the connection', () =
         }),
         400,
         'invalid_content_type',
+      ],
+      [
+        'malformed percent-encoding in the path',
+        head('DELETE', '/v1/webhooks/%zz', { ...json, Authorization: `Bearer ${account.writeKey}` }),
+        404,
+        'route_not_found',
+      ],
+      [
+        'a path parameter over the router limit',
+        head('DELETE', `/v1/webhooks/${'x'.repeat(150)}`, {
+          ...json,
+          Authorization: `Bearer ${account.writeKey}`,
+        }),
+        400,
+        'parameter_invalid',
       ],
       [
         'unknown path',
