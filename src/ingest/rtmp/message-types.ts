@@ -16,8 +16,3 @@ export const MessageType = {
   commandAmf0: 20,
   aggregate: 22,
 } as const;
-
-/** Message types that carry audio or video for the packager. */
-export function isMedia(type: number): boolean {
-  return type === MessageType.audio || type === MessageType.video;
-}

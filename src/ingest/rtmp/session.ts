@@ -64,10 +64,6 @@ export class RtmpSession {
     });
   }
 
-  get publishing(): boolean {
-    return this.state === 'publishing';
-  }
-
   private get ended(): boolean {
     return this.state === 'ended';
   }
