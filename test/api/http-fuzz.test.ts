@@ -307,6 +307,8 @@ interface Generated {
   bytes: Buffer;
   /** The declared framing promises more than is sent: half-close, or wait for the timeout. */
   incomplete: boolean;
+  /** Content-Length over 0, or Transfer-Encoding: a body follows the headers. */
+  declaresBody: boolean;
   end: boolean;
   head: boolean;
   describe: string;
@@ -412,10 +414,35 @@ function rawRequest(rng: Rng, fixtures: Fixtures): Generated {
     method,
     bytes: all,
     incomplete,
+    declaresBody: headers.some(
+      ([name, value]) => name === 'Transfer-Encoding' || (name === 'Content-Length' && Number(value) > 0),
+    ),
     end: incomplete && rng.chance(0.8),
     head: method === 'HEAD',
     describe: `${requestLine} [${headers.map(([n, v]) => `${n}: ${v.slice(0, 60)}`).join(' | ')}] body ${bytes.length} B: ${bytes.subarray(0, 120).toString('latin1')}`,
   };
+}
+
+/** Codes given before the body is read: the answer must close the connection. */
+const REFUSED_BEFORE_THE_BODY = new Set([
+  'malformed_request',
+  'request_timeout',
+  'headers_too_large',
+  'authentication_required',
+  'invalid_api_key',
+  'insufficient_scope',
+  'rate_limit_exceeded',
+  'route_not_found',
+  'payload_too_large',
+  'invalid_content_type',
+]);
+
+function errorCode(response: RawResponse): string {
+  try {
+    return String((JSON.parse(response.body) as { error?: { code?: unknown } }).error?.code);
+  } catch {
+    return '';
+  }
 }
 
 function assertAnswer(response: RawResponse, where: string): void {
@@ -504,6 +531,10 @@ test(`HTTP fuzzing (seed ${SEED}) never gets a 500, a non-envelope error or a ha
         assertAnswer(response, where);
       }
       assert.equal(exchange.leftover, '', `${where}: bytes that are not an HTTP response`);
+      const answer = exchange.responses.find((response) => response.status >= 200);
+      if (request.declaresBody && answer && REFUSED_BEFORE_THE_BODY.has(errorCode(answer))) {
+        assert.equal(answer.headers.connection, 'close', `${where}: refused with a body pending, kept open`);
+      }
     }
   };
 
