@@ -32,8 +32,10 @@ function newAjv(coerce: boolean): Ajv {
       _schema: unknown,
       where?: { parentData: unknown; parentDataProperty: string | number },
     ) => {
-      if (enabled && where)
+      // A top-level string has no parent to write back to; no schema marks one.
+      if (enabled && where?.parentData !== undefined) {
         (where.parentData as Record<string | number, unknown>)[where.parentDataProperty] = data.trim();
+      }
       return true;
     },
   });
