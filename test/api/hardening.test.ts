@@ -47,7 +47,7 @@ function connect(port: number): Promise<net.Socket> {
 describe('slow clients are cut off', () => {
   const REQUEST_TIMEOUT = 600;
   // The request timeout is checked periodically; this is how late it may be noticed.
-  const SLACK = 1200;
+  const SLACK = 2000;
 
   test('a body trickled a byte at a time gets a 408 in the envelope within the request timeout', async (t) => {
     const logged: { level: number; msg: string }[] = [];
@@ -238,7 +238,7 @@ describe('a request refused before its body is read closes the connection', () =
     assert.equal(exchange.closed, true);
   });
 
-  test('an unread body that looks like a request is never answered as one', async (t) => {
+  test('an unread body that looks like a request gets one answer, then the connection closes', async (t) => {
     const server = await startTestServer(t, { dialect: 'sqlite' });
     const smuggled = head('DELETE', '/v1/streams/str_x');
     const exchange = await rawExchange(
@@ -251,7 +251,7 @@ describe('a request refused before its body is read closes the connection', () =
     assert.equal(exchange.closed, true, 'closed after the one response');
   });
 
-  test('a requests whose body was read keeps the connection open', async (t) => {
+  test('a request whose body was read keeps the connection open', async (t) => {
     const server = await startTestServer(t, { dialect: 'sqlite' });
     const account = await server.createAccount();
     const body = '{"title":42}';
