@@ -130,6 +130,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
     done();
   });
+  // A client that asks before sending its body (Expect: 100-continue) is told to go on only
+  // once it is authenticated and its route exists; otherwise it gets the refusal instead.
+  // (Without a checkContinue listener Node says 100 Continue to everyone at once.)
+  app.server.on('checkContinue', (request, response) => app.server.emit('request', request, response));
+  app.addHook('preParsing', (request, reply, payload, done) => {
+    const expectsContinue = request.headers.expect?.toLowerCase() === '100-continue';
+    if (expectsContinue && !request.is404 && !reply.raw.headersSent) {
+      reply.raw.writeContinue();
+    }
+    done(null, payload);
+  });
   // A response sent before the request's body was read (refused by authentication, rate
   // limits, size or content type, or a body on GET) closes the connection: otherwise the
   // server would go on reading, and discarding, whatever the client still sends.

@@ -251,6 +251,37 @@ describe('a request refused before its body is read closes the connection', () =
     assert.equal(exchange.closed, true, 'closed after the one response');
   });
 
+  test('Expect: 100-continue gets the refusal, not 100 Continue, when the caller or the route is refused', async (t) => {
+    const server = await startTestServer(t, { dialect: 'sqlite' });
+    const account = await server.createAccount();
+    const expecting = { 'Content-Type': 'application/json', 'Content-Length': 15, Expect: '100-continue' };
+    const refused = await rawExchange(server.port, head('POST', '/v1/streams', expecting), { waitMs: 3000 });
+    assertEnvelope(refused, 401, 'authentication_required', 'anonymous, expecting 100-continue');
+    assert.equal(refused.closed, true);
+    const nowhere = await rawExchange(
+      server.port,
+      head('POST', '/v1/nowhere', { ...expecting, Authorization: `Bearer ${account.writeKey}` }),
+      { waitMs: 3000 },
+    );
+    assertEnvelope(nowhere, 404, 'route_not_found', 'unknown path, expecting 100-continue');
+
+    // An authenticated caller is told to go on, and its body is then read.
+    const body = '{"title":"go"} ';
+    const accepted = await rawExchange(
+      server.port,
+      head('POST', '/v1/streams', {
+        ...expecting,
+        Authorization: `Bearer ${account.writeKey}`,
+        Connection: 'close',
+      }),
+      { trickle: { pieces: [body], intervalMs: 200 }, waitMs: 3000 },
+    );
+    assert.deepEqual(
+      accepted.responses.map((response) => response.status),
+      [100, 201],
+    );
+  });
+
   test('a request whose body was read keeps the connection open', async (t) => {
     const server = await startTestServer(t, { dialect: 'sqlite' });
     const account = await server.createAccount();
