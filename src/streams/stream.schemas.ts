@@ -39,9 +39,14 @@ const streamDetailFields = {
 export const StreamIngest = Type.Object(
   {
     rtmp_url: Type.String({ description: 'Server URL to enter in the streaming software.' }),
-    stream_key: Type.String({ description: 'Secret key to publish with. Shown only to the creator.' }),
+    stream_key: Type.String({
+      description: 'Secret key to publish with. Shown only to the creator, on a write-scoped key.',
+    }),
   },
-  { description: "Present only on the creator's own requests (POST /streams and GET /streams/{id})." },
+  {
+    description:
+      "Present only on the creator's own requests made with a write-scoped key (POST /streams, GET /streams/{id}, the key reset).",
+  },
 );
 
 export const StreamListItem = Type.Object(streamListFields, { title: 'StreamListItem' });
