@@ -4,7 +4,7 @@
 // same paths with objects of the same shape, so the bytes on the wire are comparable.
 //
 //   BARE_DATABASE=file.db BARE_PORT=8090 BARE_VIEWER=usr_... node bench/bare-server.ts
-import { randomBytes } from 'node:crypto';
+import { createCipheriv, createHmac, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { DatabaseSync } from 'node:sqlite';
 
@@ -14,6 +14,7 @@ const viewer = process.env.BARE_VIEWER ?? '';
 const base = `http://localhost:${port}`;
 
 const db = new DatabaseSync(file);
+const STREAM_KEY_SECRET = randomBytes(32);
 db.exec('PRAGMA journal_mode = WAL');
 db.exec('PRAGMA synchronous = NORMAL');
 db.exec('PRAGMA busy_timeout = 5000');
@@ -40,8 +41,8 @@ const videosNewest = db.prepare(
    ORDER BY published_at DESC, id DESC LIMIT ?`,
 );
 const insertStream = db.prepare(
-  `INSERT INTO streams (${STREAM_COLUMNS}, stream_key, record)
-   VALUES (?, ?, ?, NULL, 'scheduled', ?, 'public', NULL, NULL, NULL, NULL, NULL, NULL, ?, ?, ?, 1)`,
+  `INSERT INTO streams (${STREAM_COLUMNS}, stream_key_hash, stream_key_ciphertext, record)
+   VALUES (?, ?, ?, NULL, 'scheduled', ?, 'public', NULL, NULL, NULL, NULL, NULL, NULL, ?, ?, ?, ?, 1)`,
 );
 
 type Row = Record<string, any>;
@@ -167,8 +168,15 @@ function createStream(body: CreateBody): Row {
     created_at: now,
     updated_at: now,
   };
+  // The service stores a new key as a keyed hash and a sealed copy; the ceiling does the same work.
   const streamKey = `sk_${randomBytes(24).toString('base64url')}`;
-  insertStream.run(row.id, row.creator_id, row.title, row.category, now, now, streamKey);
+  const hash = createHmac('sha256', STREAM_KEY_SECRET).update(streamKey).digest('base64url');
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', STREAM_KEY_SECRET, iv);
+  cipher.setAAD(Buffer.from(row.id));
+  const sealed = Buffer.concat([cipher.update(streamKey, 'utf8'), cipher.final()]);
+  const ciphertext = `v1.${iv.toString('base64url')}.${cipher.getAuthTag().toString('base64url')}.${sealed.toString('base64url')}`;
+  insertStream.run(row.id, row.creator_id, row.title, row.category, now, now, hash, ciphertext);
   return row;
 }
 

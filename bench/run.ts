@@ -131,6 +131,10 @@ async function benchApi(): Promise<boolean> {
     logFile: path.join(WORK_DIR, 'bare.log'),
     readyPath: '/healthz',
     nodeFlags: PRODUCTION_NODE_FLAGS,
+  }).catch(async (error: unknown) => {
+    // A service left running would hold its port and answer the next run in place of its own.
+    await service.stop();
+    throw error;
   });
 
   try {

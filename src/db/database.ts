@@ -9,7 +9,8 @@ import { openNodeSqlite } from './node-sqlite.ts';
 import type { Tables } from './schema.ts';
 
 export type Db = Kysely<Tables>;
-export type Dialect = 'sqlite' | 'postgres';
+export type { Dialect } from './dialect.ts';
+import type { Dialect } from './dialect.ts';
 
 export interface DatabaseHandle {
   db: Db;
