@@ -1,24 +1,15 @@
 // The API on a real socket plus, when asked, an in-process delivery worker over the same
-// database, configured like WEBHOOK_* variables would configure it.
+// database, configured like WEBHOOK_* variables would configure it (see test/helpers/app.ts).
 import type { TestContext } from 'node:test';
-import { buildApp } from '../../src/app.ts';
 import type { WebhookConfig } from '../../src/config.ts';
-import { createServices } from '../../src/container.ts';
-import { migrateToLatest, openDatabase, type Dialect } from '../../src/db/database.ts';
-import { MemoryRateLimitStore } from '../../src/http/rate-limit-store.ts';
-import { createLogger } from '../../src/logger.ts';
+import type { Dialect } from '../../src/db/dialect.ts';
 import { systemClock, type Clock } from '../../src/shared/clock.ts';
-import { DeliveryWorker, type DeliveryWorkerOptions } from '../../src/webhooks/delivery-worker.ts';
-import { createTestDatabase } from '../helpers/databases.ts';
-import { TestServer } from '../helpers/server.ts';
-import { testCa } from '../helpers/test-ca.ts';
+import type { DeliveryWorker, DeliveryWorkerOptions } from '../../src/webhooks/delivery/worker.ts';
+import { startTestApp } from '../helpers/app.ts';
+import type { TestServer } from '../helpers/server.ts';
+import { pause, waitFor } from '../helpers/wait.ts';
 
-export const FAST_WEBHOOKS: WebhookConfig = {
-  retryDelaysMs: [200, 400],
-  timeoutMs: 2000,
-  disableAfterFailedEvents: 3,
-  allowPrivateTargets: true,
-};
+export { FAST_WEBHOOKS } from '../helpers/app.ts';
 
 export interface WebhookTestOptions {
   dialect: Dialect;
@@ -26,6 +17,7 @@ export interface WebhookTestOptions {
   /** Start an in-process worker (default true). */
   worker?: boolean;
   workerOptions?: Partial<DeliveryWorkerOptions>;
+  /** The system clock unless given. */
   clock?: Clock;
 }
 
@@ -39,52 +31,15 @@ export async function startWebhookServer(
   t: TestContext,
   options: WebhookTestOptions,
 ): Promise<WebhookTestServer> {
-  const config = { ...FAST_WEBHOOKS, ...options.webhooks };
-  const database = await createTestDatabase(options.dialect);
-  const handle = openDatabase(database.url);
-  await migrateToLatest(handle.db);
-  const clock = options.clock ?? systemClock;
-  const services = createServices(
-    {
-      publicUrl: 'http://media.test',
-      ingest: { rtmpPort: 1935 },
-      webhooks: config,
-    },
-    handle,
-    Buffer.alloc(32, 7),
-    clock,
-  );
-  const app = await buildApp({
-    services,
-    rateLimits: new MemoryRateLimitStore(),
+  const server = await startTestApp(t, {
+    dialect: options.dialect,
+    clock: options.clock ?? systemClock,
     rateLimitPerKey: 100_000,
     rateLimitPerIp: 100_000,
+    ...(options.webhooks ? { webhooks: options.webhooks } : {}),
+    worker: options.worker === false ? false : (options.workerOptions ?? true),
   });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  const server = new TestServer(app, services, `http://127.0.0.1:${port}/v1`, database, clock);
-  let worker: DeliveryWorker | undefined;
-  if (options.worker !== false) {
-    worker = new DeliveryWorker({
-      database: handle,
-      clock,
-      config,
-      secrets: services.webhookSecrets,
-      logger: createLogger('silent'),
-      listenUrl: handle.dialect === 'postgres' ? database.url : undefined,
-      ca: testCa().caPem,
-      ...options.workerOptions,
-    });
-    await worker.start();
-  }
-  t.after(async () => {
-    await worker?.stop();
-    await app.close();
-    await handle.close();
-    await database.drop();
-  });
-  return { server, worker, config };
+  return { server, worker: server.worker, config: server.config };
 }
 
 export async function registerWebhook(
@@ -98,21 +53,24 @@ export async function registerWebhook(
   return { id: res.body.id, secret: res.body.secret };
 }
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
+/** Lets `ms` pass; see pause() in test/helpers/wait.ts for when that is right. */
+export const sleep = pause;
 
-/** Polls until `check` returns a value other than undefined, or fails after `timeoutMs`. */
+/**
+ * Polls until `check` returns a value other than undefined (false included), or fails after
+ * `timeoutMs`; an error thrown by `check` fails at once.
+ */
 export async function eventually<T>(
   check: () => Promise<T | undefined>,
   timeoutMs = 10_000,
   what = 'condition',
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
+  const found = await waitFor(
+    async () => {
+      const value = await check();
+      return value === undefined ? undefined : { value };
+    },
+    { timeoutMs, what, failOnError: true },
+  );
+  return found.value;
 }

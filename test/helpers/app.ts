@@ -1,0 +1,359 @@
+// The real application as a test needs it, built once here: a fresh database, the services,
+// the app on a real listening socket, and, when asked, the in-process webhook delivery worker
+// and the media routes with live RTMP ingest and real ffmpeg, wired as `tributary serve` wires
+// them. Clients talk to it with fetch, as an API client would. startTestServer,
+// startWebhookServer and startMediaServer are this with their own defaults.
+import net from 'node:net';
+import { Writable } from 'node:stream';
+import type { TestContext } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { buildApp } from '../../src/app.ts';
+import type { HttpLimitsConfig, IngestConfig, WebhookConfig } from '../../src/config.ts';
+import { createServices, type Services } from '../../src/container.ts';
+import { migrateToLatest, openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
+import type { Dialect } from '../../src/db/dialect.ts';
+import { MemoryRateLimitStore, type RateLimitStore } from '../../src/http/rate-limit-store.ts';
+import { startIngest, type IngestHandle } from '../../src/ingest/ingest.ts';
+import { createLogger } from '../../src/logger.ts';
+import { mediaPlugin } from '../../src/media/media.plugin.ts';
+import { ViewerTracker } from '../../src/media/viewer-tracker.ts';
+import { systemClock, type Clock } from '../../src/shared/clock.ts';
+import { DeliveryWorker, type DeliveryWorkerOptions } from '../../src/webhooks/delivery/worker.ts';
+import { TestClock } from './clock.ts';
+import { createTestDatabase, type TestDatabase } from './databases.ts';
+import { testCa } from './test-ca.ts';
+
+/** Webhook settings that make retries and timeouts short enough for a test to wait them out. */
+export const FAST_WEBHOOKS: WebhookConfig = {
+  retryDelaysMs: [200, 400],
+  timeoutMs: 2000,
+  disableAfterFailedEvents: 3,
+  allowPrivateTargets: true,
+};
+
+export interface MediaOptions {
+  reconnectWindowSeconds?: number;
+  thumbnailIntervalMs?: number;
+  /** How long a player counts as watching after its last playlist fetch. */
+  viewerWindowMs?: number;
+  ffmpegPath?: string;
+  /** RTMP_MAX_CONNECTIONS (64 unless given). */
+  maxRtmpConnections?: number;
+  /** How long an RTMP connection may take to ask to publish. */
+  publishDeadlineMs?: number;
+}
+
+export interface TestAppOptions {
+  dialect: Dialect;
+  /** The services' clock: a TestClock the test moves by hand unless given. */
+  clock?: Clock;
+  rateLimitPerKey?: number;
+  rateLimitPerIp?: number;
+  rateLimits?: RateLimitStore;
+  /** Slow-client limits; the configuration's defaults unless given. */
+  http?: Partial<HttpLimitsConfig>;
+  /**
+   * The app's logger: none unless given; 'capture' logs everything at debug level into
+   * `TestApp.logs` (TEST_MEDIA_LOGS=1 also prints them when the test ends).
+   */
+  logger?: Logger | 'capture';
+  /** Webhook settings over FAST_WEBHOOKS. */
+  webhooks?: Partial<WebhookConfig>;
+  /** Runs the delivery worker in-process over the same database, trusting the test CA. */
+  worker?: Partial<DeliveryWorkerOptions> | boolean;
+  /** Mounts the media routes and starts RTMP ingest; PUBLIC_URL is then the app's own origin. */
+  media?: MediaOptions;
+  /** The master secret (32 bytes of 7 unless given). */
+  secretKey?: Buffer;
+}
+
+export interface Account {
+  userId: string;
+  writeKey: string;
+  readKey: string;
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface RequestOptions {
+  key?: string | undefined;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export interface OutboxEvent {
+  type: string;
+  account_id: string;
+  data: any;
+}
+
+export interface TestAppParts {
+  app: FastifyInstance;
+  services: Services;
+  handle: DatabaseHandle;
+  database: TestDatabase;
+  clock: Clock;
+  origin: string;
+  config: WebhookConfig;
+  secretKey: Buffer;
+  worker: DeliveryWorker | undefined;
+  ingest: IngestHandle | undefined;
+  rtmpPort: number;
+  logs: string[];
+}
+
+export class TestApp {
+  readonly app: FastifyInstance;
+  readonly services: Services;
+  readonly handle: DatabaseHandle;
+  readonly database: TestDatabase;
+  readonly clock: Clock;
+  /** `http://127.0.0.1:PORT`. */
+  readonly origin: string;
+  /** The webhook settings the services and the worker were given. */
+  readonly config: WebhookConfig;
+  readonly secretKey: Buffer;
+  /** The in-process delivery worker, when asked for. */
+  readonly worker: DeliveryWorker | undefined;
+  private readonly ingestHandle: IngestHandle | undefined;
+  /** The port stream URLs name (the RTMP listener's with media, else a placeholder). */
+  readonly rtmpPort: number;
+  /** Every log line written so far, as JSON text (with `logger: 'capture'`). */
+  readonly logs: string[];
+
+  constructor(parts: TestAppParts) {
+    this.app = parts.app;
+    this.services = parts.services;
+    this.handle = parts.handle;
+    this.database = parts.database;
+    this.clock = parts.clock;
+    this.origin = parts.origin;
+    this.config = parts.config;
+    this.secretKey = parts.secretKey;
+    this.worker = parts.worker;
+    this.ingestHandle = parts.ingest;
+    this.rtmpPort = parts.rtmpPort;
+    this.logs = parts.logs;
+  }
+
+  /** `http://127.0.0.1:PORT/v1`. */
+  get baseUrl(): string {
+    return `${this.origin}/v1`;
+  }
+
+  get port(): number {
+    return Number(new URL(this.origin).port);
+  }
+
+  get dataDir(): string {
+    return this.database.dataDir;
+  }
+
+  /** Live ingest (only with `media`). */
+  get ingest(): IngestHandle {
+    if (!this.ingestHandle) throw new Error('this test app was started without media');
+    return this.ingestHandle;
+  }
+
+  rtmpUrl(streamKey: string, app = 'live'): string {
+    return `rtmp://127.0.0.1:${this.rtmpPort}/${app}/${streamKey}`;
+  }
+
+  async createAccount(name = 'Test creator'): Promise<Account> {
+    const user = await this.services.accounts.createUser(name);
+    const write = await this.services.accounts.createKey(user.id, 'write');
+    const read = await this.services.accounts.createKey(user.id, 'read');
+    return { userId: user.id, writeKey: write.key, readKey: read.key };
+  }
+
+  /** Creates a stream through the API; returns its detail object (with `ingest`). */
+  async createStream(account: Account, body: Record<string, unknown> = {}): Promise<any> {
+    const res = await this.request('POST', '/v1/streams', {
+      key: account.writeKey,
+      body: { title: 'Test pattern', ...body },
+    });
+    if (res.status !== 201) throw new Error(`creating a stream failed: ${JSON.stringify(res.body)}`);
+    return res.body;
+  }
+
+  /** A request to a path on the server, such as `/v1/streams`, or to an absolute URL. */
+  async request<T = any>(
+    method: string,
+    path: string,
+    options: RequestOptions = {},
+  ): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`;
+    const init: RequestInit = { method, headers };
+    if (options.rawBody !== undefined) init.body = options.rawBody;
+    else if (options.body !== undefined) {
+      init.body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const url = path.startsWith('http') ? path : `${this.origin}${path}`;
+    const response = await fetch(url, init);
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // left as text: the test will say what it expected
+    }
+    return { status: response.status, headers: response.headers, body: parsed as T };
+  }
+
+  /** The outbox: what webhook delivery sends, in the order the events were recorded. */
+  async events(type?: string): Promise<OutboxEvent[]> {
+    let query = this.services.database.db
+      .selectFrom('events')
+      .select(['type', 'account_id', 'data', 'created_at', 'id'])
+      .orderBy('created_at')
+      .orderBy('id');
+    if (type !== undefined) query = query.where('type', '=', type as never);
+    const rows = await query.execute();
+    return rows.map((row) => ({ type: row.type, account_id: row.account_id, data: JSON.parse(row.data) }));
+  }
+}
+
+/** A port that was free a moment ago, for a listener whose address must be known in advance. */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  await new Promise<void>((resolve) =>
+    server.close(() => {
+      resolve();
+    }),
+  );
+  return port;
+}
+
+function capturingLogger(logs: string[]): Logger {
+  return createLogger(
+    'debug',
+    new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        logs.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+        callback();
+      },
+    }),
+  );
+}
+
+/** Starts the application as `options` ask; everything started is stopped when `t` ends. */
+export async function startTestApp(t: TestContext, options: TestAppOptions): Promise<TestApp> {
+  const database = await createTestDatabase(options.dialect);
+  const stops: (() => Promise<void> | void)[] = [() => database.drop()];
+  // Stopped in reverse order, also when starting fails half-way.
+  const stopAll = async () => {
+    for (const stop of stops.toReversed()) await stop();
+  };
+  t.after(stopAll);
+
+  const handle = openDatabase(database.url);
+  stops.push(() => handle.close());
+  await migrateToLatest(handle.db);
+  const clock = options.clock ?? new TestClock();
+  const secretKey = options.secretKey ?? Buffer.alloc(32, 7);
+  const config: WebhookConfig = { ...FAST_WEBHOOKS, ...options.webhooks };
+  const logs: string[] = [];
+  const logger = options.logger === 'capture' ? capturingLogger(logs) : options.logger;
+  if (options.logger === 'capture') {
+    // TEST_MEDIA_LOGS=1 shows the service's log of each test, for diagnosis.
+    stops.push(() => {
+      if (process.env.TEST_MEDIA_LOGS === '1') process.stderr.write(`${logs.join('\n')}\n`);
+    });
+  }
+
+  // With media, stream and playback URLs must name this very server, so its ports are
+  // chosen before the services are built; otherwise the OS picks one when it listens.
+  const media = options.media;
+  const httpPort = media ? await freePort() : 0;
+  const rtmpPort = media ? await freePort() : 1935;
+  const ingestConfig: IngestConfig = {
+    rtmpPort,
+    reconnectWindowSeconds: media?.reconnectWindowSeconds ?? 3,
+    ffmpegPath: media?.ffmpegPath ?? 'ffmpeg',
+    maxConnections: media?.maxRtmpConnections ?? 64,
+  };
+  const services = createServices(
+    {
+      publicUrl: media ? `http://127.0.0.1:${httpPort}` : 'http://media.test',
+      ingest: ingestConfig,
+      webhooks: config,
+    },
+    handle,
+    secretKey,
+    clock,
+  );
+  // Players are counted in real time, whatever clock the services have: a test that moves
+  // the services' clock (the RTMP penalty box) must not make every viewer expire.
+  const viewers = media ? new ViewerTracker(systemClock, media.viewerWindowMs) : undefined;
+  const app = await buildApp({
+    services,
+    rateLimits: options.rateLimits ?? new MemoryRateLimitStore(),
+    rateLimitPerKey: options.rateLimitPerKey ?? 1000,
+    rateLimitPerIp: options.rateLimitPerIp ?? 60,
+    ...(options.http ? { http: options.http } : {}),
+    logger,
+    ...(media && viewers ? { plugins: [mediaPlugin({ services, dataDir: database.dataDir, viewers })] } : {}),
+  });
+  stops.push(() => app.close());
+  await app.listen({ port: httpPort, host: '127.0.0.1' });
+  const address = app.server.address();
+  const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+
+  let ingest: IngestHandle | undefined;
+  if (media && viewers) {
+    const started = await startIngest({
+      // The RTMP listener binds the HTTP listener's interface (HOST), as under `serve`.
+      config: { ingest: ingestConfig, dataDir: database.dataDir, host: '127.0.0.1' },
+      services,
+      logger: logger ?? createLogger('silent'),
+      viewers,
+      ...(media.thumbnailIntervalMs === undefined ? {} : { thumbnailIntervalMs: media.thumbnailIntervalMs }),
+      ...(media.publishDeadlineMs === undefined ? {} : { publishDeadlineMs: media.publishDeadlineMs }),
+    });
+    ingest = started;
+    stops.push(() => started.close());
+  }
+
+  let worker: DeliveryWorker | undefined;
+  if (options.worker !== undefined && options.worker !== false) {
+    const started = new DeliveryWorker({
+      database: handle,
+      clock,
+      config,
+      secrets: services.webhookSecrets,
+      logger: logger ?? createLogger('silent'),
+      listenUrl: handle.dialect === 'postgres' ? database.url : undefined,
+      ca: testCa().caPem,
+      ...(options.worker === true ? {} : options.worker),
+    });
+    stops.push(() => started.stop());
+    await started.start();
+    worker = started;
+  }
+
+  return new TestApp({
+    app,
+    services,
+    handle,
+    database,
+    clock,
+    origin,
+    config,
+    secretKey,
+    worker,
+    ingest,
+    rtmpPort,
+    logs,
+  });
+}
