@@ -20,7 +20,7 @@ import { migrateToLatest, openDatabase, type DatabaseHandle } from '../src/db/da
 import { recordEvent } from '../src/events/outbox.ts';
 import { createLogger } from '../src/logger.ts';
 import { systemClock } from '../src/shared/clock.ts';
-import { DeliveryWorker } from '../src/webhooks/delivery-worker.ts';
+import { DeliveryWorker } from '../src/webhooks/delivery/worker.ts';
 import { testCa } from '../test/helpers/test-ca.ts';
 
 const RECEIVERS = 10;

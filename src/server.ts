@@ -9,8 +9,8 @@ import { startIngest, type IngestHandle } from './ingest/ingest.ts';
 import { mediaPlugin } from './media/media.plugin.ts';
 import { ViewerTracker } from './media/viewer-tracker.ts';
 import { openRuntime, type Runtime } from './runtime.ts';
-import type { DeliveryWorker } from './webhooks/delivery-worker.ts';
-import { startDeliveryWorker } from './webhooks/worker-runner.ts';
+import type { DeliveryWorker } from './webhooks/delivery/worker.ts';
+import { startDeliveryWorker } from './webhooks/delivery/worker-runner.ts';
 
 export interface ServeOptions {
   worker: boolean;

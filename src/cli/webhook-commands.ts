@@ -3,7 +3,7 @@
 import type { Runtime } from '../runtime.ts';
 import { toIso } from '../shared/clock.ts';
 import { createLogger } from '../logger.ts';
-import { startDeliveryWorker } from '../webhooks/worker-runner.ts';
+import { startDeliveryWorker } from '../webhooks/delivery/worker-runner.ts';
 import type { Command } from './operator-commands.ts';
 import { parse, requireInteger, requireString } from './args.ts';
 

@@ -4,13 +4,13 @@ import { recordEvent } from '../events/outbox.ts';
 import type { Clock } from '../shared/clock.ts';
 import { AppError, invalidParameter, notFound, stateConflict } from '../shared/errors.ts';
 import { newId, randomBase62 } from '../shared/ids.ts';
-import * as deliveries from './delivery.repository.ts';
+import * as deliveries from './delivery/delivery.repository.ts';
 import type { SecretBox } from '../shared/secret-box.ts';
 import { checkWebhookUrl } from './url-safety.ts';
 import * as repo from './webhook.repository.ts';
 import type { PublicWebhookRow } from './webhook.repository.ts';
 import { EVENT_TYPES, MAX_WEBHOOKS_PER_ACCOUNT } from './webhook.schemas.ts';
-import { announceWebhookRemoved, notifyWebhookRemovedInTransaction } from './webhook-signals.ts';
+import { announceWebhookRemoved, notifyWebhookRemovedInTransaction } from './delivery/removal-signal.ts';
 import type { WebhookEventFilter } from './webhook.table.ts';
 
 export const SECRET_PREFIX = 'whsec_';

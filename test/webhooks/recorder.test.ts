@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { migrateToLatest, openDatabase } from '../../src/db/database.ts';
 import { createLogger } from '../../src/logger.ts';
-import { DeliveryRecorder, type FinishedAttempt } from '../../src/webhooks/delivery-recorder.ts';
-import type { Decision } from '../../src/webhooks/delivery-decision.ts';
+import { DeliveryRecorder, type FinishedAttempt } from '../../src/webhooks/delivery/recorder.ts';
+import type { Decision } from '../../src/webhooks/delivery/decision.ts';
 import { createTestDatabase, DIALECTS } from '../helpers/databases.ts';
 
 for (const dialect of DIALECTS) {

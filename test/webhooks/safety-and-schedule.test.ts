@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { decide } from '../../src/webhooks/delivery-decision.ts';
-import { maxAttempts, nextRetryDelay, parseRetryAfter } from '../../src/webhooks/retry-schedule.ts';
-import { WebhookSender } from '../../src/webhooks/sender.ts';
+import { decide } from '../../src/webhooks/delivery/decision.ts';
+import { maxAttempts, nextRetryDelay, parseRetryAfter } from '../../src/webhooks/delivery/retry-schedule.ts';
+import { WebhookSender } from '../../src/webhooks/delivery/sender.ts';
 import { isPublicAddress } from '../../src/webhooks/url-safety.ts';
 import { startReceiver } from '../helpers/https-receiver.ts';
 import { testCa } from '../helpers/test-ca.ts';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import type dns from 'node:dns';
 import net from 'node:net';
 import { describe, test } from 'node:test';
-import { WebhookSender } from '../../src/webhooks/sender.ts';
+import { WebhookSender } from '../../src/webhooks/delivery/sender.ts';
 import { IPV4_SPECIAL_PURPOSE, IPV6_SPECIAL_PURPOSE } from '../../src/webhooks/address-ranges.ts';
 import {
   classifyAddress,

@@ -3,11 +3,11 @@
 // instead of one per delivery. A crash before a batch is written loses only the record; the
 // lease then runs out and the delivery is sent again (at least once).
 import type { Logger } from 'pino';
-import type { Db } from '../db/database.ts';
+import type { Db } from '../../db/database.ts';
 import * as deliveries from './delivery.repository.ts';
-import type { Decision } from './delivery-decision.ts';
-import * as webhooks from './webhook.repository.ts';
-import type { DeliveryAttemptRow } from './webhook.table.ts';
+import type { Decision } from './decision.ts';
+import * as webhooks from '../webhook.repository.ts';
+import type { DeliveryAttemptRow } from '../webhook.table.ts';
 
 /** How long the first outcome of a batch waits for others; small next to the latency budget. */
 const BATCH_LINGER_MS = 5;

@@ -1,5 +1,5 @@
 // The request a delivery sends: the envelope body, byte for byte, and the headers signed over it.
-import { toIso } from '../shared/clock.ts';
+import { toIso } from '../../shared/clock.ts';
 import type { EventForSending } from './delivery.repository.ts';
 import { signBody } from './signing.ts';
 

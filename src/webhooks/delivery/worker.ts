@@ -4,22 +4,22 @@
 // It wakes on an in-process signal or PostgreSQL NOTIFY when events are written, at the next
 // retry's due time, and otherwise on a modest poll (for writers in other processes on SQLite).
 import type { Logger } from 'pino';
-import type { WebhookConfig } from '../config.ts';
-import type { DatabaseHandle } from '../db/database.ts';
-import { onOutboxWrite } from '../events/outbox-signal.ts';
-import type { Clock } from '../shared/clock.ts';
-import { randomBase62 } from '../shared/ids.ts';
+import type { WebhookConfig } from '../../config.ts';
+import type { DatabaseHandle } from '../../db/database.ts';
+import { onOutboxWrite } from '../../events/outbox-signal.ts';
+import type { Clock } from '../../shared/clock.ts';
+import { randomBase62 } from '../../shared/ids.ts';
 import * as deliveries from './delivery.repository.ts';
 import type { Claim, EventForSending } from './delivery.repository.ts';
-import { decide, describeOutcome } from './delivery-decision.ts';
-import { DeliveryRecorder } from './delivery-recorder.ts';
+import { decide, describeOutcome } from './decision.ts';
+import { DeliveryRecorder } from './recorder.ts';
 import { deliveryHeaders, envelopeBody } from './envelope.ts';
 import { fanOutAll } from './fan-out.ts';
 import { PostgresListener } from './pg-listener.ts';
-import type { SecretBox } from '../shared/secret-box.ts';
+import type { SecretBox } from '../../shared/secret-box.ts';
 import { WebhookSender } from './sender.ts';
-import { findWebhooksForSending, type SendingWebhook } from './webhook.repository.ts';
-import { onWebhookRemoved } from './webhook-signals.ts';
+import { findWebhooksForSending, type SendingWebhook } from '../webhook.repository.ts';
+import { onWebhookRemoved } from './removal-signal.ts';
 
 export interface DeliveryWorkerOptions {
   database: DatabaseHandle;

@@ -3,7 +3,7 @@
 // checked where the socket is opened.
 import net from 'node:net';
 import { Agent } from 'undici';
-import { hostOf, isPublicAddress, publicOnlyLookup, type Resolver } from './url-safety.ts';
+import { hostOf, isPublicAddress, publicOnlyLookup, type Resolver } from '../url-safety.ts';
 
 /** How much of a response body is kept on the attempt row. */
 export const EXCERPT_BYTES = 1024;

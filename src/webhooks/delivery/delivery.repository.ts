@@ -1,9 +1,9 @@
 // Delivery rows: created by fan-out from the outbox, claimed by workers under a lease, and
 // settled with one attempt row per try.
 import { sql } from 'kysely';
-import type { Db } from '../db/database.ts';
-import type { EventRow } from '../events/event.table.ts';
-import type { DeliveryAttemptRow, DeliveryStatus, WebhookDeliveryRow } from './webhook.table.ts';
+import type { Db } from '../../db/database.ts';
+import type { EventRow } from '../../events/event.table.ts';
+import type { DeliveryAttemptRow, DeliveryStatus, WebhookDeliveryRow } from '../webhook.table.ts';
 
 // Literal, not bound: the partial indexes on live rows (see the migration) are usable only
 // when the planner sees the status value.

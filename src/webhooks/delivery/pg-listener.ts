@@ -3,9 +3,9 @@
 // connection drops, it reconnects; meanwhile the worker's slow poll still finds the work.
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { OUTBOX_CHANNEL } from '../events/outbox-signal.ts';
-import { loadPg } from '../shared/optional-drivers.ts';
-import { WEBHOOK_REMOVED_CHANNEL } from './webhook-signals.ts';
+import { OUTBOX_CHANNEL } from '../../events/outbox-signal.ts';
+import { loadPg } from '../../shared/optional-drivers.ts';
+import { WEBHOOK_REMOVED_CHANNEL } from './removal-signal.ts';
 
 export interface ListenerHandlers {
   onOutbox(): void;

@@ -5,7 +5,7 @@
 // because every claim reads the webhook's row.
 import { EventEmitter } from 'node:events';
 import { sql } from 'kysely';
-import type { Db } from '../db/database.ts';
+import type { Db } from '../../db/database.ts';
 
 export const WEBHOOK_REMOVED_CHANNEL = 'tributary_webhook_removed';
 

@@ -1,9 +1,9 @@
 // Fan-out: turns outbox events into one delivery row per subscribed webhook of the event's
 // account, and marks the events dispatched, in one transaction.
-import type { Db } from '../db/database.ts';
-import { newId } from '../shared/ids.ts';
+import type { Db } from '../../db/database.ts';
+import { newId } from '../../shared/ids.ts';
 import * as deliveries from './delivery.repository.ts';
-import { findActiveWebhooksOf } from './webhook.repository.ts';
+import { findActiveWebhooksOf } from '../webhook.repository.ts';
 
 const EVENTS_PER_PASS = 500;
 

@@ -1,9 +1,9 @@
 // Starts a delivery worker over a runtime's database and configuration: what `serve` and
 // `tributary worker` share.
 import type { Logger } from 'pino';
-import { isPostgresUrl } from '../config.ts';
-import type { Runtime } from '../runtime.ts';
-import { DeliveryWorker } from './delivery-worker.ts';
+import { isPostgresUrl } from '../../config.ts';
+import type { Runtime } from '../../runtime.ts';
+import { DeliveryWorker } from './worker.ts';
 
 export async function startDeliveryWorker(runtime: Runtime, logger: Logger): Promise<DeliveryWorker> {
   const { config, services } = runtime;
