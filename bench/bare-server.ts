@@ -3,8 +3,12 @@
 // authentication, validation, rate limiting, logging or response schemas. It answers the
 // same paths with objects of the same shape, so the bytes on the wire are comparable.
 //
-//   BARE_DATABASE=file.db BARE_PORT=8090 BARE_VIEWER=usr_... node bench/bare-server.ts
-import { createCipheriv, createHmac, randomBytes } from 'node:crypto';
+// The caller is BARE_VIEWER; reading one of its own streams, it is shown the stream key as the
+// service shows it to a creator: opened from the sealed copy, which the service sealed under
+// a key derived from SECRET_KEY.
+//
+//   BARE_DATABASE=file.db BARE_PORT=8090 BARE_VIEWER=usr_... SECRET_KEY=<64 hex> node bench/bare-server.ts
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { DatabaseSync } from 'node:sqlite';
 
@@ -14,7 +18,17 @@ const viewer = process.env.BARE_VIEWER ?? '';
 const base = `http://localhost:${port}`;
 
 const db = new DatabaseSync(file);
-const STREAM_KEY_SECRET = randomBytes(32);
+// The service's derivation (src/shared/secret-key.ts), so the bare server opens what it sealed.
+const STREAM_KEY_SECRET = Buffer.from(
+  hkdfSync(
+    'sha256',
+    Buffer.from(process.env.SECRET_KEY ?? '', 'hex'),
+    Buffer.alloc(0),
+    'tributary:stream-key-secrets',
+    32,
+  ),
+);
+const RTMP_INGEST = `rtmp://localhost:1935/live`;
 db.exec('PRAGMA journal_mode = WAL');
 db.exec('PRAGMA synchronous = NORMAL');
 db.exec('PRAGMA busy_timeout = 5000');
@@ -27,7 +41,7 @@ const STREAM_LIST_COLUMNS = `id, creator_id, title, description, status, categor
 const VIDEO_COLUMNS = `id, creator_id, title, description, category, duration_seconds, view_count, privacy,
   source_stream_id, published_at, created_at`;
 
-const streamById = db.prepare(`SELECT ${STREAM_COLUMNS} FROM streams WHERE id = ?`);
+const streamById = db.prepare(`SELECT ${STREAM_COLUMNS}, stream_key_ciphertext FROM streams WHERE id = ?`);
 const streamsByStatus = db.prepare(
   `SELECT ${STREAM_LIST_COLUMNS} FROM streams WHERE (privacy = 'public' OR creator_id = ?) AND status = ?
    ORDER BY created_at DESC, id DESC LIMIT ?`,
@@ -70,13 +84,26 @@ function streamItem(row: Row) {
   };
 }
 
-function streamDetail(row: Row) {
+/** `streamKey` only for the stream's creator, as the service shows it. */
+function streamDetail(row: Row, streamKey?: string) {
   return {
     ...streamItem(row),
     peak_viewer_count: row.peak_viewer_count,
     ended_at: iso(row.ended_at),
     updated_at: iso(row.updated_at),
+    ...(streamKey === undefined ? {} : { ingest: { rtmp_url: RTMP_INGEST, stream_key: streamKey } }),
   };
+}
+
+function openStreamKey(sealed: unknown, streamId: string): string | undefined {
+  if (typeof sealed !== 'string') return undefined;
+  const [, iv = '', tag = '', ciphertext = ''] = sealed.split('.');
+  const decipher = createDecipheriv('aes-256-gcm', STREAM_KEY_SECRET, Buffer.from(iv, 'base64url'));
+  decipher.setAAD(Buffer.from(streamId));
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString(
+    'utf8',
+  );
 }
 
 function videoItem(row: Row) {
@@ -125,9 +152,10 @@ function route(method: string, url: URL, body: string): Reply {
   if (method === 'GET' && url.pathname === '/healthz') return { status: 200, body: { status: 'ok' } };
   if (method === 'GET' && url.pathname.startsWith('/v1/streams/')) {
     const row = streamById.get(url.pathname.slice('/v1/streams/'.length));
-    return row
-      ? { status: 200, body: streamDetail(row) }
-      : { status: 404, body: { error: { code: 'resource_not_found' } } };
+    if (!row) return { status: 404, body: { error: { code: 'resource_not_found' } } };
+    const streamKey =
+      row.creator_id === viewer ? openStreamKey(row.stream_key_ciphertext, String(row.id)) : undefined;
+    return { status: 200, body: streamDetail(row, streamKey) };
   }
   if (method === 'GET' && url.pathname === '/v1/streams') {
     const status = url.searchParams.get('status');
@@ -139,7 +167,8 @@ function route(method: string, url: URL, body: string): Reply {
     return { status: 200, body: page(videosNewest.all(viewer, limit + 1), limit, videoItem) };
   }
   if (method === 'POST' && url.pathname === '/v1/streams') {
-    return { status: 201, body: streamDetail(createStream(JSON.parse(body) as CreateBody)) };
+    const created = createStream(JSON.parse(body) as CreateBody);
+    return { status: 201, body: streamDetail(created.row, created.streamKey) };
   }
   return { status: 404, body: { error: { code: 'route_not_found' } } };
 }
@@ -149,7 +178,7 @@ interface CreateBody {
   category?: string;
 }
 
-function createStream(body: CreateBody): Row {
+function createStream(body: CreateBody): { row: Row; streamKey: string } {
   const now = Date.now();
   const row = {
     id: `str_${randomBytes(16).toString('base64url')}`,
@@ -177,7 +206,7 @@ function createStream(body: CreateBody): Row {
   const sealed = Buffer.concat([cipher.update(streamKey, 'utf8'), cipher.final()]);
   const ciphertext = `v1.${iv.toString('base64url')}.${cipher.getAuthTag().toString('base64url')}.${sealed.toString('base64url')}`;
   insertStream.run(row.id, row.creator_id, row.title, row.category, now, now, hash, ciphertext);
-  return row;
+  return { row, streamKey };
 }
 
 const server = http.createServer((request, response) => {

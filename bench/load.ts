@@ -1,17 +1,22 @@
-// A thin wrapper over autocannon. Latency percentiles are computed here from every response
-// time autocannon reports (sub-millisecond resolution) rather than from its histogram, which
-// rounds to whole milliseconds: a 1.4 ms p50 should not read as 1 ms or 2 ms.
-import autocannon from 'autocannon';
+// The load generator's side of a measurement. autocannon runs in a process of its own
+// (bench/load-runner.ts) pinned to its own core, so what it costs is not taken from the server
+// it measures, which runs pinned to the other core (bench/processes.ts).
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import type { RunnerOptions, RunnerResult } from './load-runner.ts';
+import { GENERATOR_CORE, pinned } from './processes.ts';
 
 export interface LoadOptions {
   url: string;
   connections: number;
+  warmupSeconds: number;
   durationSeconds: number;
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
-  /** The path of each request: a function, so it can differ every time (a random id, say). */
-  nextPath: () => string;
+  /** Each request asks for one of these, at random (one path: always that one). */
+  paths: string[];
 }
 
 export interface LoadResult {
@@ -27,35 +32,56 @@ export interface LoadResult {
   durationSeconds: number;
 }
 
-export async function measure(options: LoadOptions): Promise<LoadResult> {
-  const latencies: number[] = [];
-  const statusCounts: Record<string, number> = {};
-  const nextPath = options.nextPath;
-  const instance = autocannon({
+export interface MeasuredLoad extends LoadResult {
+  /** The load generator's CPU time over the measured part, in milliseconds. */
+  generatorCpuMs: number;
+}
+
+const RUNNER = path.join(import.meta.dirname, 'load-runner.ts');
+
+/**
+ * Warms up, then measures. `onMeasuring` is called when the warm-up is over and the measured
+ * part begins (the caller reads the server's CPU time then, and again when this resolves).
+ */
+export async function measure(
+  options: LoadOptions,
+  onMeasuring: () => void = () => {},
+): Promise<MeasuredLoad> {
+  const runnerOptions: RunnerOptions = {
     url: options.url,
     connections: options.connections,
-    duration: options.durationSeconds,
+    warmupSeconds: options.warmupSeconds,
+    durationSeconds: options.durationSeconds,
     method: options.method ?? 'GET',
     headers: options.headers ?? {},
-    ...(options.body === undefined ? {} : { body: options.body }),
-    requests: [{ setupRequest: (request) => ({ ...request, path: nextPath() }) }],
+    body: options.body,
+    paths: options.paths,
+  };
+  const [command, ...args] = pinned(GENERATOR_CORE, [process.execPath, RUNNER]);
+  const child = spawn(command!, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+  const exited = new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', resolve);
   });
-  instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
-    statusCounts[statusCode] = (statusCounts[statusCode] ?? 0) + 1;
-    if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
-  });
-  const result = await instance;
-  latencies.sort((a, b) => a - b);
-  const failures = result.non2xx + result.errors;
+  child.stdin.end(JSON.stringify(runnerOptions));
+  let result: RunnerResult | undefined;
+  for await (const line of createInterface({ input: child.stdout })) {
+    if (line === 'measuring') onMeasuring();
+    else if (line.startsWith('{')) result = JSON.parse(line) as RunnerResult;
+  }
+  const code = await exited;
+  if (code !== 0 || !result) throw new Error(`the load generator exited with ${code} and no result`);
+  const latencies = result.latenciesMs.sort((a, b) => a - b);
   return {
-    requestsPerSecond: latencies.length / result.duration,
+    requestsPerSecond: latencies.length / result.durationSeconds,
     p50Ms: percentile(latencies, 0.5),
     p99Ms: percentile(latencies, 0.99),
     requests: latencies.length,
-    failures,
-    statusCounts,
+    failures: result.failures,
+    statusCounts: result.statusCounts,
     latenciesMs: latencies,
-    durationSeconds: result.duration,
+    durationSeconds: result.durationSeconds,
+    generatorCpuMs: result.cpuMs,
   };
 }
 

@@ -1,19 +1,47 @@
 // The processes under test: the real service started as production starts it, the bare
 // ceiling server, and the operator CLI. Each server runs in its own process so its CPU and
 // memory are its own, and is stopped by its own pid.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '..');
 
+// The server under test runs on one core and the load generator on the other, so neither
+// takes CPU from the other (taskset, from util-linux). Both servers run on the same core and
+// take turns; the one not being measured is idle.
+export const SERVER_CORE = 0;
+export const GENERATOR_CORE = 1;
+
+/** `command` run by taskset on one core; the pid stays the command's (taskset execs it). */
+export function pinned(core: number, command: string[]): string[] {
+  return ['taskset', '--cpu-list', String(core), ...command];
+}
+
+/** Refuses to measure when the cores cannot be kept apart: the figures would flatter the server. */
+export function checkPinning(): void {
+  const cores = os.availableParallelism();
+  if (cores < 2)
+    throw new Error(
+      `the bench needs 2 cores (one for the server, one for the load); this process has ${cores}`,
+    );
+  try {
+    execFileSync('taskset', ['--cpu-list', String(GENERATOR_CORE), 'true']);
+  } catch (error) {
+    throw new Error(`taskset (util-linux) could not pin to core ${GENERATOR_CORE}`, { cause: error });
+  }
+}
+
 export interface ServerProcess {
   baseUrl: string;
   pid: number;
   /** Peak resident memory so far (VmHWM), in megabytes. */
   peakRssMb(): number;
+  /** Resident memory now (VmRSS), in megabytes. */
+  rssMb(): number;
   /** CPU time used so far, user and system, in milliseconds. */
   cpuMs(): number;
   stop(): Promise<void>;
@@ -42,11 +70,13 @@ export async function startServer(options: {
   nodeFlags?: string[];
 }): Promise<ServerProcess> {
   const log = fs.openSync(options.logFile, 'w');
-  const child = spawn(
+  const [command, ...args] = pinned(SERVER_CORE, [
     process.execPath,
-    [...(options.nodeFlags ?? []), path.join(ROOT, options.script), ...options.args],
-    { cwd: ROOT, env: options.env, stdio: ['ignore', log, log] },
-  );
+    ...(options.nodeFlags ?? []),
+    path.join(ROOT, options.script),
+    ...options.args,
+  ]);
+  const child = spawn(command!, args, { cwd: ROOT, env: options.env, stdio: ['ignore', log, log] });
   fs.closeSync(log);
   const pid = child.pid;
   if (pid === undefined) throw new Error(`could not start ${options.script}`);
@@ -56,7 +86,8 @@ export async function startServer(options: {
   return {
     baseUrl,
     pid,
-    peakRssMb: () => peakRssMb(pid),
+    peakRssMb: () => statusMb(pid, 'VmHWM'),
+    rssMb: () => statusMb(pid, 'VmRSS'),
     cpuMs: () => cpuMs(pid),
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');
@@ -86,11 +117,11 @@ async function waitUntilReady(url: string, child: ChildProcess, logFile: string)
   throw new Error(`${url} did not answer within 30 s; see ${logFile}`);
 }
 
-/** VmHWM: the kernel's record of the process's highest resident set size. */
-function peakRssMb(pid: number): number {
+/** A memory figure of /proc/<pid>/status: VmHWM is the kernel's record of the highest resident set size. */
+function statusMb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const match = /^VmHWM:\s+(\d+) kB$/m.exec(status);
-  if (!match) throw new Error(`no VmHWM in /proc/${pid}/status`);
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(status);
+  if (!match) throw new Error(`no ${field} in /proc/${pid}/status`);
   return Number(match[1]) / 1024;
 }
 
