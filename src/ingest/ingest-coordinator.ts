@@ -20,7 +20,7 @@ import { captureFrame } from '../media/ffmpeg.ts';
 import { PLAYLIST_FILE, publishFolder, THUMBNAIL_FILE, type MediaPaths } from '../media/media-paths.ts';
 import type { ViewerTracker } from '../media/viewer-tracker.ts';
 import type { Clock } from '../shared/clock.ts';
-import { AppError } from '../shared/errors.ts';
+import { AppError, isStateConflict } from '../shared/errors.ts';
 import type { StreamService } from '../streams/stream.service.ts';
 import type { StreamRow } from '../streams/stream.table.ts';
 import type { VideoService } from '../videos/video.service.ts';
@@ -222,7 +222,7 @@ export class IngestCoordinator {
         state.live = true;
         const firstFrame = state.publisher?.firstMediaAt;
         this.deps.logger.info(
-          { streamId: state.streamId, msSinceFirstFrame: firstFrame && Date.now() - firstFrame },
+          { streamId: state.streamId, msSinceFirstFrame: firstFrame && this.deps.clock.now() - firstFrame },
           'stream is live',
         );
       } catch (error) {
@@ -233,7 +233,7 @@ export class IngestCoordinator {
 
   /** goLive lost a race (an operator moved the stream): follow what the database says. */
   private async resolveConflict(state: StreamState, error: unknown): Promise<void> {
-    if (!(error instanceof AppError) || error.code !== 'state_conflict') throw error;
+    if (!isStateConflict(error)) throw error;
     const current = await this.deps.streams.get(state.streamId);
     if (current.status === 'live') state.live = true;
     else if (current.status === 'ended') this.stopBecauseEnded(state);
@@ -289,7 +289,7 @@ export class IngestCoordinator {
         stream = await streams.end(state.streamId);
         logger.info({ streamId: state.streamId }, 'stream ended');
       } catch (error) {
-        if (!(error instanceof AppError) || error.code !== 'state_conflict') throw error;
+        if (!isStateConflict(error)) throw error;
         stream = await streams.get(state.streamId);
       }
     } else {
@@ -327,11 +327,11 @@ export class IngestCoordinator {
         path.join(streamDir, THUMBNAIL_FILE),
       );
       const now = this.deps.clock.now();
-      state.thumbnailTakenAt = Date.now();
+      state.thumbnailTakenAt = now;
       await this.deps.streams.recordThumbnail(state.streamId, now);
     } catch (error) {
       // A missed thumbnail is retried on the next tick; it never holds up the stream.
-      state.thumbnailTakenAt = Date.now();
+      state.thumbnailTakenAt = this.deps.clock.now();
       this.deps.logger.warn({ err: error, streamId: state.streamId }, 'thumbnail failed');
     }
   }
@@ -370,8 +370,9 @@ export class IngestCoordinator {
     }
     for (const state of this.states.values()) {
       if (!state.live || state.finishing || !state.publisher) continue;
-      if (Date.now() - state.thumbnailTakenAt < this.deps.thumbnailIntervalMs) continue;
-      state.thumbnailTakenAt = Date.now();
+      const now = this.deps.clock.now();
+      if (now - state.thumbnailTakenAt < this.deps.thumbnailIntervalMs) continue;
+      state.thumbnailTakenAt = now;
       void state.enqueue(() => this.refreshThumbnail(state), logger);
     }
   }

@@ -61,6 +61,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestHandle>
   });
   const rtmp = new RtmpIngestServer(coordinator.handlePublish, {
     logger: logger.child({ component: 'rtmp' }),
+    clock: services.clock,
     maxConnections: config.ingest.maxConnections,
     publishDeadlineMs: options.publishDeadlineMs,
   });

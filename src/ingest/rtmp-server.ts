@@ -10,6 +10,7 @@
 // bounded in time (publish within `publishDeadlineMs`) and in number (`maxConnections`).
 import net from 'node:net';
 import type { Logger } from 'pino';
+import { systemClock, type Clock } from '../shared/clock.ts';
 import { flvHeader, flvTag } from './rtmp/flv.ts';
 import { RtmpProtocolError } from './rtmp/protocol-error.ts';
 import { RtmpSession, type PublishRequest } from './rtmp/session.ts';
@@ -24,6 +25,8 @@ export type PublishHandler = (connection: PublishConnection) => void;
 
 export interface RtmpServerOptions {
   logger: Logger;
+  /** Times first media and spaces the over-the-cap log lines (the system clock unless given). */
+  clock?: Clock;
   /** RTMP connections open at once; more are closed as they arrive. */
   maxConnections: number;
   /** A connection that has not asked to publish this long after it opened is closed. */
@@ -53,12 +56,14 @@ export class PublishConnection {
   private pendingBytes = 0;
   private sink: FlvSink | undefined;
   private readonly closeListeners: (() => void)[] = [];
+  private readonly clock: Clock;
   /** When the first audio or video frame arrived (epoch ms), for time-to-live figures. */
   firstMediaAt: number | undefined;
 
-  constructor(socket: net.Socket, session: RtmpSession, request: PublishRequest) {
+  constructor(socket: net.Socket, session: RtmpSession, request: PublishRequest, clock: Clock) {
     this.socket = socket;
     this.session = session;
+    this.clock = clock;
     this.app = request.app;
     this.streamKey = request.streamName;
     this.remoteAddress = socket.remoteAddress ?? 'unknown';
@@ -105,7 +110,7 @@ export class PublishConnection {
   /** @internal the server feeds audio (8) and video (9) messages here. */
   receive(type: number, timestamp: number, payload: Buffer): void {
     if (this.state === 'closed') return;
-    this.firstMediaAt ??= Date.now();
+    this.firstMediaAt ??= this.clock.now();
     const tag = flvTag(type, timestamp, payload);
     if (this.state === 'accepted') {
       this.sink?.write(tag);
@@ -132,6 +137,7 @@ export class RtmpIngestServer {
   private readonly sockets = new Set<net.Socket>();
   private readonly onPublish: PublishHandler;
   private readonly logger: Logger;
+  private readonly clock: Clock;
   private readonly maxConnections: number;
   private readonly publishDeadlineMs: number;
   private readonly idleTimeoutMs: number;
@@ -141,6 +147,7 @@ export class RtmpIngestServer {
   constructor(onPublish: PublishHandler, options: RtmpServerOptions) {
     this.onPublish = onPublish;
     this.logger = options.logger;
+    this.clock = options.clock ?? systemClock;
     this.maxConnections = options.maxConnections;
     this.publishDeadlineMs = options.publishDeadlineMs ?? PUBLISH_DEADLINE_MS;
     this.idleTimeoutMs = options.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
@@ -212,7 +219,7 @@ export class RtmpIngestServer {
       },
       publish: (request) => {
         clearTimeout(deadline);
-        connection = new PublishConnection(socket, session, request);
+        connection = new PublishConnection(socket, session, request, this.clock);
         this.onPublish(connection);
       },
       media: (type, timestamp, payload) => {
@@ -268,7 +275,7 @@ export class RtmpIngestServer {
 
   private refuseOverCap(remote: string): void {
     this.refusedOverCap += 1;
-    const now = Date.now();
+    const now = this.clock.now();
     if (now - this.lastCapLog < CAP_LOG_INTERVAL_MS) return;
     this.lastCapLog = now;
     this.logger.warn(

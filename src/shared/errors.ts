@@ -51,3 +51,8 @@ export function notFound(
 export function stateConflict(message: string): AppError {
   return new AppError('state_conflict', message);
 }
+
+/** The error a service throws when a change does not fit the resource's current state. */
+export function isStateConflict(error: unknown): error is AppError {
+  return error instanceof AppError && error.code === 'state_conflict';
+}
