@@ -1,6 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationResultSet } from 'kysely';
+import {
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  type LogConfig,
+  type MigrationResultSet,
+} from 'kysely';
 import type pg from 'pg';
 import { isPostgresUrl } from '../config.ts';
 import { loadPg } from '../shared/optional-drivers.ts';
@@ -25,7 +32,14 @@ function postgresTypes(driver: typeof pg): pg.CustomTypesConfig {
   return types;
 }
 
-export function openDatabase(url: string, options: { poolSize?: number } = {}): DatabaseHandle {
+export interface OpenDatabaseOptions {
+  poolSize?: number;
+  /** Hears every query run (tests count them); nothing is logged unless given. */
+  log?: LogConfig;
+}
+
+export function openDatabase(url: string, options: OpenDatabaseOptions = {}): DatabaseHandle {
+  const log = options.log === undefined ? {} : { log: options.log };
   if (isPostgresUrl(url)) {
     const driver = loadPg();
     const pool = new driver.Pool({
@@ -36,11 +50,11 @@ export function openDatabase(url: string, options: { poolSize?: number } = {}): 
     // An idle pooled connection that the server drops (a restart, a failover) is discarded by
     // the pool and replaced on the next query; without a listener its error would end the process.
     pool.on('error', () => undefined);
-    const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }), ...log });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
   if (url !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(url)), { recursive: true, mode: 0o700 });
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: openNodeSqlite(url) }) });
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: openNodeSqlite(url) }), ...log });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 

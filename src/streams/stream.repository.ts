@@ -1,5 +1,5 @@
-import type { Updateable } from 'kysely';
-import { literalLimit, runCompiledOnce } from '../db/compiled-query.ts';
+import { sql, type Updateable } from 'kysely';
+import { compiledQuery, literalLimit } from '../db/compiled-query.ts';
 import type { Db } from '../db/database.ts';
 import type { KeysetPosition } from '../http/pagination.ts';
 import type { StoredStreamKey } from './stream-key-vault.ts';
@@ -37,10 +37,12 @@ export async function insertStream(db: Db, row: NewStreamRow): Promise<void> {
   await db.insertInto('streams').values(row).execute();
 }
 
+const findStreamQuery = compiledQuery((db, p: { id: string }) =>
+  db.selectFrom('streams').select(STREAM_COLUMNS).where('id', '=', p.id),
+);
+
 export async function findStream(db: Db, id: string): Promise<StreamRow | undefined> {
-  const rows = await runCompiledOnce(db, 'streams:find', [id], () =>
-    db.selectFrom('streams').select(STREAM_COLUMNS).where('id', '=', id),
-  );
+  const rows = await findStreamQuery.execute(db, { id });
   return rows[0];
 }
 
@@ -55,35 +57,30 @@ export interface StreamListFilter {
   take: number;
 }
 
+const listStreamsQuery = compiledQuery(
+  (db, filter: Omit<StreamListFilter, 'take'>, { take }: { take: number }) => {
+    let query = db
+      .selectFrom('streams')
+      .select(STREAM_LIST_COLUMNS)
+      .where((eb) => eb.or([eb('privacy', '=', sql.lit('public')), eb('creator_id', '=', filter.viewerId)]));
+    if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+    if (filter.creatorId !== undefined) query = query.where('creator_id', '=', filter.creatorId);
+    if (filter.category !== undefined) query = query.where('category', '=', filter.category);
+    const after = filter.after;
+    if (after !== undefined) {
+      query = query.where((eb) =>
+        eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.sortKey, after.id)),
+      );
+    }
+    // The page size is written into the SQL (literalLimit), so it is a literal, not a parameter.
+    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(literalLimit(take));
+  },
+);
+
 /** Newest first by (created_at, id); a keyset page never skips or repeats rows. */
 export async function listStreams(db: Db, filter: StreamListFilter): Promise<StreamListRow[]> {
-  const { status, creatorId, category, after } = filter;
-  const shape = `list:${status === undefined ? '' : 's'}${creatorId === undefined ? '' : 'c'}${category === undefined ? '' : 'k'}${after === undefined ? '' : 'a'}`;
-  // In the order the query below binds them; the page size is written into it (literalLimit).
-  const parameters = [
-    'public',
-    filter.viewerId,
-    ...(status === undefined ? [] : [status]),
-    ...(creatorId === undefined ? [] : [creatorId]),
-    ...(category === undefined ? [] : [category]),
-    ...(after === undefined ? [] : [after.sortKey, after.id]),
-  ];
-  return runCompiledOnce(db, `streams:${shape}:${filter.take}`, parameters, () => buildListQuery(db, filter));
-}
-
-function buildListQuery(db: Db, filter: StreamListFilter) {
-  let query = db
-    .selectFrom('streams')
-    .select(STREAM_LIST_COLUMNS)
-    .where((eb) => eb.or([eb('privacy', '=', 'public'), eb('creator_id', '=', filter.viewerId)]));
-  if (filter.status !== undefined) query = query.where('status', '=', filter.status);
-  if (filter.creatorId !== undefined) query = query.where('creator_id', '=', filter.creatorId);
-  if (filter.category !== undefined) query = query.where('category', '=', filter.category);
-  const after = filter.after;
-  if (after !== undefined) {
-    query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.sortKey, after.id)));
-  }
-  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(literalLimit(filter.take));
+  const { take, ...parameters } = filter;
+  return listStreamsQuery.execute(db, parameters, { take });
 }
 
 /**

@@ -1,4 +1,5 @@
-import { literalLimit, runCompiledOnce } from '../db/compiled-query.ts';
+import { sql } from 'kysely';
+import { compiledQuery, literalLimit } from '../db/compiled-query.ts';
 import type { Db } from '../db/database.ts';
 import type { KeysetPosition } from '../http/pagination.ts';
 import type { NewVideoRow, VideoRow } from './video.table.ts';
@@ -27,10 +28,12 @@ export async function insertVideo(db: Db, row: NewVideoRow): Promise<void> {
   await db.insertInto('videos').values(row).execute();
 }
 
+const findVideoQuery = compiledQuery((db, p: { id: string }) =>
+  db.selectFrom('videos').select(VIDEO_COLUMNS).where('id', '=', p.id),
+);
+
 export async function findVideo(db: Db, id: string): Promise<VideoRow | undefined> {
-  const rows = await runCompiledOnce(db, 'videos:find', [id], () =>
-    db.selectFrom('videos').select(VIDEO_COLUMNS).where('id', '=', id),
-  );
+  const rows = await findVideoQuery.execute(db, { id });
   return rows[0];
 }
 
@@ -42,36 +45,30 @@ export interface VideoListFilter {
   take: number;
 }
 
+const listPublishedVideosQuery = compiledQuery(
+  (db, filter: Omit<VideoListFilter, 'take'>, { take }: { take: number }) => {
+    let query = db
+      .selectFrom('videos')
+      .select(VIDEO_LIST_COLUMNS)
+      .where('published_at', 'is not', null)
+      .where((eb) => eb.or([eb('privacy', '=', sql.lit('public')), eb('creator_id', '=', filter.viewerId)]));
+    if (filter.creatorId !== undefined) query = query.where('creator_id', '=', filter.creatorId);
+    if (filter.category !== undefined) query = query.where('category', '=', filter.category);
+    const after = filter.after;
+    if (after !== undefined) {
+      query = query.where((eb) =>
+        eb(eb.refTuple('published_at', 'id'), '<', eb.tuple(after.sortKey, after.id)),
+      );
+    }
+    // The page size is written into the SQL (literalLimit), so it is a literal, not a parameter.
+    return query.orderBy('published_at', 'desc').orderBy('id', 'desc').limit(literalLimit(take));
+  },
+);
+
 /** Published videos, newest first by (published_at, id); private ones for their creator only. */
 export async function listPublishedVideos(db: Db, filter: VideoListFilter): Promise<VideoListRow[]> {
-  const { creatorId, category, after } = filter;
-  const shape = `list:${creatorId === undefined ? '' : 'c'}${category === undefined ? '' : 'k'}${after === undefined ? '' : 'a'}`;
-  // In the order the query below binds them; the page size is written into it (literalLimit).
-  const parameters = [
-    'public',
-    filter.viewerId,
-    ...(creatorId === undefined ? [] : [creatorId]),
-    ...(category === undefined ? [] : [category]),
-    ...(after === undefined ? [] : [after.sortKey, after.id]),
-  ];
-  return runCompiledOnce(db, `videos:${shape}:${filter.take}`, parameters, () => buildListQuery(db, filter));
-}
-
-function buildListQuery(db: Db, filter: VideoListFilter) {
-  let query = db
-    .selectFrom('videos')
-    .select(VIDEO_LIST_COLUMNS)
-    .where('published_at', 'is not', null)
-    .where((eb) => eb.or([eb('privacy', '=', 'public'), eb('creator_id', '=', filter.viewerId)]));
-  if (filter.creatorId !== undefined) query = query.where('creator_id', '=', filter.creatorId);
-  if (filter.category !== undefined) query = query.where('category', '=', filter.category);
-  const after = filter.after;
-  if (after !== undefined) {
-    query = query.where((eb) =>
-      eb(eb.refTuple('published_at', 'id'), '<', eb.tuple(after.sortKey, after.id)),
-    );
-  }
-  return query.orderBy('published_at', 'desc').orderBy('id', 'desc').limit(literalLimit(filter.take));
+  const { take, ...parameters } = filter;
+  return listPublishedVideosQuery.execute(db, parameters, { take });
 }
 
 /** Makes a video that is still being processed public; undefined when it already was or is gone. */
