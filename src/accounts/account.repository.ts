@@ -1,3 +1,4 @@
+import { compiledQuery } from '../db/compiled-query.ts';
 import type { Db } from '../db/database.ts';
 import type { ApiKeyRow, Scope, UserRow } from './account.table.ts';
 
@@ -27,13 +28,18 @@ export interface ActiveKey {
   scope: Scope;
 }
 
-export async function findActiveKeyByHash(db: Db, tokenHash: string): Promise<ActiveKey | undefined> {
-  return db
+// Every request whose key is not in the service's short-lived cache runs this one.
+const findActiveKeyQuery = compiledQuery((db, p: { tokenHash: string }) =>
+  db
     .selectFrom('api_keys')
     .select(['id', 'user_id', 'scope'])
-    .where('token_hash', '=', tokenHash)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+    .where('token_hash', '=', p.tokenHash)
+    .where('revoked_at', 'is', null),
+);
+
+export async function findActiveKeyByHash(db: Db, tokenHash: string): Promise<ActiveKey | undefined> {
+  const rows = await findActiveKeyQuery.execute(db, { tokenHash });
+  return rows[0];
 }
 
 export async function listApiKeys(db: Db, userId: string): Promise<Omit<ApiKeyRow, 'token_hash'>[]> {
