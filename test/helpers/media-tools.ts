@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { waitFor as waitForCondition } from './wait.ts';
 
 const run = promisify(execFile);
 
@@ -156,25 +157,13 @@ export async function countVideoFrames(input: string): Promise<number> {
   return Number(stdout.trim().split(/\s+/)[0]);
 }
 
-export async function waitFor<T>(
+/** waitFor of wait.ts with the description first and a default interval of 100 ms. */
+export function waitFor<T>(
   what: string,
   check: () => Promise<T | undefined | false> | T | undefined | false,
   options: { timeoutMs?: number; intervalMs?: number } = {},
 ): Promise<T> {
-  const deadline = Date.now() + (options.timeoutMs ?? 20_000);
-  let lastError: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value !== undefined && value !== false) return value;
-    } catch (error) {
-      lastError = error;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${what}`, { cause: lastError });
-    }
-    await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 100));
-  }
+  return waitForCondition(check, { intervalMs: 100, ...options, what });
 }
 
 export function countSegments(playlist: string): number {

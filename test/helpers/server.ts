@@ -41,6 +41,8 @@ export interface RawOptions {
   trickle?: { pieces: (string | Buffer)[]; intervalMs: number };
   /** The request was a HEAD: its responses carry no body. */
   head?: boolean;
+  /** Stop once this many whole responses have arrived (`closed` then says whether it was). */
+  untilResponses?: number;
 }
 
 /**
@@ -75,6 +77,13 @@ export function rawExchange(
     }, waitMs);
     socket.on('data', (data) => {
       chunks.push(data);
+      const until = options.untilResponses;
+      if (
+        until !== undefined &&
+        parseResponses(Buffer.concat(chunks), options.head === true).responses.length >= until
+      ) {
+        finish(false);
+      }
     });
     // A reset after the response is still a close; what was received is kept.
     socket.on('error', () => {
