@@ -4,7 +4,7 @@ import { recordEvent } from '../events/outbox.ts';
 import type { Clock } from '../shared/clock.ts';
 import { AppError, invalidParameter, notFound, stateConflict } from '../shared/errors.ts';
 import { newId, randomBase62 } from '../shared/ids.ts';
-import * as deliveries from './delivery/delivery.repository.ts';
+import * as deliveries from './delivery/operator.repository.ts';
 import type { SecretBox } from '../shared/secret-box.ts';
 import { checkWebhookUrl } from './url-safety.ts';
 import * as repo from './webhook.repository.ts';

@@ -2,7 +2,6 @@
 // settled with one attempt row per try.
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { EventRow } from '../../events/event.table.ts';
 import type { DeliveryAttemptRow, DeliveryStatus, WebhookDeliveryRow } from '../webhook.table.ts';
 
 // Literal, not bound: the partial indexes on live rows (see the migration) are usable only
@@ -12,29 +11,6 @@ const SENDING = sql<DeliveryStatus>`'sending'`;
 
 // PostgreSQL limits a statement to 65,535 parameters and SQLite to 32,766.
 const INSERT_CHUNK_ROWS = 1000;
-
-export type PendingEvent = Pick<EventRow, 'id' | 'type' | 'account_id' | 'data'>;
-
-/** Events not yet fanned out, oldest first. On PostgreSQL other workers skip the rows locked here. */
-export async function lockUndispatchedEvents(
-  trx: Db,
-  limit: number,
-  skipLocked: boolean,
-): Promise<PendingEvent[]> {
-  let query = trx
-    .selectFrom('events')
-    .select(['id', 'type', 'account_id', 'data'])
-    .where('dispatched_at', 'is', null)
-    .orderBy('created_at', 'asc')
-    .limit(limit);
-  if (skipLocked) query = query.forUpdate().skipLocked();
-  return query.execute();
-}
-
-export async function markEventsDispatched(trx: Db, ids: readonly string[], at: number): Promise<void> {
-  if (ids.length === 0) return;
-  await trx.updateTable('events').set({ dispatched_at: at }).where('id', 'in', ids).execute();
-}
 
 export type NewDelivery = Pick<WebhookDeliveryRow, 'id' | 'event_id' | 'webhook_id'>;
 
@@ -166,40 +142,6 @@ export async function recoverExpiredLeases(db: Db, now: number): Promise<number>
   return Number(result.numUpdatedRows);
 }
 
-/** Gives claims back untried (shutdown, or more than the per-webhook limit was taken). */
-export async function releaseClaims(
-  db: Db,
-  ids: readonly string[],
-  leaseToken: string,
-  at: number,
-): Promise<void> {
-  if (ids.length === 0) return;
-  await db
-    .updateTable('webhook_deliveries')
-    .set((eb) => ({
-      status: 'pending',
-      attempt_count: eb('attempt_count', '-', 1),
-      locked_until: null,
-      lease_token: null,
-      updated_at: at,
-    }))
-    .where('id', 'in', ids)
-    .where('lease_token', '=', leaseToken)
-    .where('status', '=', 'sending')
-    .execute();
-}
-
-export type EventForSending = Pick<EventRow, 'id' | 'type' | 'created_at' | 'data'>;
-
-export async function findEventsForSending(db: Db, ids: readonly string[]): Promise<EventForSending[]> {
-  if (ids.length === 0) return [];
-  return db
-    .selectFrom('events')
-    .select(['id', 'type', 'created_at', 'data'])
-    .where('id', 'in', ids)
-    .execute();
-}
-
 export interface Settlement {
   deliveryId: string;
   leaseToken: string;
@@ -286,92 +228,4 @@ export async function nextDueAt(db: Db): Promise<number | undefined> {
     .limit(1)
     .executeTakeFirst();
   return row?.next_attempt_at;
-}
-
-export async function findDelivery(
-  db: Db,
-  eventId: string,
-  webhookId: string,
-): Promise<Pick<WebhookDeliveryRow, 'id' | 'status'> | undefined> {
-  return db
-    .selectFrom('webhook_deliveries')
-    .select(['id', 'status'])
-    .where('event_id', '=', eventId)
-    .where('webhook_id', '=', webhookId)
-    .executeTakeFirst();
-}
-
-/** One more attempt, now; the attempt number keeps counting from where it stopped. */
-export async function scheduleManualRetry(db: Db, deliveryId: string, at: number): Promise<void> {
-  await db
-    .updateTable('webhook_deliveries')
-    .set({ status: 'pending', next_attempt_at: at, last_error: null, updated_at: at })
-    .where('id', '=', deliveryId)
-    .where('status', '=', 'failed')
-    .execute();
-}
-
-export interface DeliveryReport {
-  eventId: string;
-  eventType: string;
-  status: DeliveryStatus;
-  attemptCount: number;
-  nextAttemptAt: number;
-  lastError: string | null;
-  createdAt: number;
-  attempts: Omit<DeliveryAttemptRow, 'delivery_id'>[];
-}
-
-export async function recentDeliveries(db: Db, webhookId: string, limit: number): Promise<DeliveryReport[]> {
-  const rows = await db
-    .selectFrom('webhook_deliveries')
-    .innerJoin('events', 'events.id', 'webhook_deliveries.event_id')
-    .select([
-      'webhook_deliveries.id',
-      'webhook_deliveries.event_id',
-      'events.type',
-      'webhook_deliveries.status',
-      'webhook_deliveries.attempt_count',
-      'webhook_deliveries.next_attempt_at',
-      'webhook_deliveries.last_error',
-      'webhook_deliveries.created_at',
-    ])
-    .where('webhook_deliveries.webhook_id', '=', webhookId)
-    .orderBy('webhook_deliveries.created_at', 'desc')
-    .orderBy('webhook_deliveries.id', 'desc')
-    .limit(limit)
-    .execute();
-  const attempts =
-    rows.length === 0
-      ? []
-      : await db
-          .selectFrom('webhook_delivery_attempts')
-          .select([
-            'delivery_id',
-            'attempt_number',
-            'started_at',
-            'latency_ms',
-            'status_code',
-            'error',
-            'response_excerpt',
-          ])
-          .where(
-            'delivery_id',
-            'in',
-            rows.map((row) => row.id),
-          )
-          .orderBy('attempt_number', 'asc')
-          .execute();
-  return rows.map((row) => ({
-    eventId: row.event_id,
-    eventType: row.type,
-    status: row.status,
-    attemptCount: row.attempt_count,
-    nextAttemptAt: row.next_attempt_at,
-    lastError: row.last_error,
-    createdAt: row.created_at,
-    attempts: attempts
-      .filter((attempt) => attempt.delivery_id === row.id)
-      .map(({ delivery_id: _ignored, ...attempt }) => attempt),
-  }));
 }

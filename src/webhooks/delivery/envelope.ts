@@ -1,6 +1,6 @@
 // The request a delivery sends: the envelope body, byte for byte, and the headers signed over it.
 import { toIso } from '../../shared/clock.ts';
-import type { EventForSending } from './delivery.repository.ts';
+import type { EventForSending } from '../../events/outbox.repository.ts';
 import { signBody } from './signing.ts';
 
 export const USER_AGENT = 'Tributary-Webhooks/1.0';

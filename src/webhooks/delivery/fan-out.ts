@@ -1,6 +1,7 @@
 // Fan-out: turns outbox events into one delivery row per subscribed webhook of the event's
 // account, and marks the events dispatched, in one transaction.
 import type { Db } from '../../db/database.ts';
+import * as outbox from '../../events/outbox.repository.ts';
 import { newId } from '../../shared/ids.ts';
 import * as deliveries from './delivery.repository.ts';
 import { findActiveWebhooksOf } from '../webhook.repository.ts';
@@ -14,7 +15,7 @@ interface Subscriber {
 }
 
 /** Which webhooks hear an event: `ping` only the webhook it was made for; others by filter. */
-export function subscribersOf(event: deliveries.PendingEvent, webhooks: readonly Subscriber[]): string[] {
+export function subscribersOf(event: outbox.PendingEvent, webhooks: readonly Subscriber[]): string[] {
   if (event.type === 'ping') {
     const { webhook_id: target } = JSON.parse(event.data) as { webhook_id?: string };
     return webhooks.filter((webhook) => webhook.id === target).map((webhook) => webhook.id);
@@ -31,7 +32,7 @@ export function subscribersOf(event: deliveries.PendingEvent, webhooks: readonly
 /** One pass over at most EVENTS_PER_PASS events; returns how many it dispatched. */
 export async function fanOutOnce(db: Db, now: number, skipLocked: boolean): Promise<number> {
   return db.transaction().execute(async (trx) => {
-    const events = await deliveries.lockUndispatchedEvents(trx, EVENTS_PER_PASS, skipLocked);
+    const events = await outbox.lockUndispatchedEvents(trx, EVENTS_PER_PASS, skipLocked);
     if (events.length === 0) return 0;
     const accounts = [...new Set(events.map((event) => event.account_id))];
     const webhooks = await findActiveWebhooksOf(trx, accounts);
@@ -43,7 +44,7 @@ export async function fanOutOnce(db: Db, now: number, skipLocked: boolean): Prom
       })),
     );
     await deliveries.insertDeliveries(trx, rows, now);
-    await deliveries.markEventsDispatched(
+    await outbox.markEventsDispatched(
       trx,
       events.map((event) => event.id),
       now,

@@ -6,11 +6,12 @@
 import type { Logger } from 'pino';
 import type { WebhookConfig } from '../../config.ts';
 import type { DatabaseHandle } from '../../db/database.ts';
+import { findEventsForSending, type EventForSending } from '../../events/outbox.repository.ts';
 import { onOutboxWrite } from '../../events/outbox-signal.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { randomBase62 } from '../../shared/ids.ts';
 import * as deliveries from './delivery.repository.ts';
-import type { Claim, EventForSending } from './delivery.repository.ts';
+import type { Claim } from './delivery.repository.ts';
 import { decide, describeOutcome } from './decision.ts';
 import { DeliveryRecorder } from './recorder.ts';
 import { deliveryHeaders, envelopeBody } from './envelope.ts';
@@ -267,7 +268,7 @@ export class DeliveryWorker {
   private async prepareAndSend(claims: Claim[]): Promise<void> {
     const { db } = this.options.database;
     const [events, webhooks] = await Promise.all([
-      deliveries.findEventsForSending(db, [...new Set(claims.map((claim) => claim.event_id))]),
+      findEventsForSending(db, [...new Set(claims.map((claim) => claim.event_id))]),
       findWebhooksForSending(db, [...new Set(claims.map((claim) => claim.webhook_id))]),
     ]);
     const eventsById = new Map(events.map((event) => [event.id, event]));
