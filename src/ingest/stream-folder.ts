@@ -1,0 +1,87 @@
+// A live stream's folder on disk (MediaPaths.streamDir): one subfolder per publish (p0/, p1/,
+// ...) that its packager writes segments and a playlist into, the playlist players fetch
+// (index.m3u8), which strings the publishes together, and the live thumbnail. Nothing else in
+// ingest knows how the folder is laid out.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { HlsSegment, ParsedPlaylist } from '../media/hls-playlist.ts';
+import { readPlaylist, renderPlaylist, writeFileAtomic } from '../media/hls-playlist.ts';
+import { PLAYLIST_FILE, publishFolder, THUMBNAIL_FILE, type MediaPaths } from '../media/media-paths.ts';
+import { PUBLISH_PLAYLIST } from './hls-packager.ts';
+
+export class StreamFolder {
+  private readonly paths: MediaPaths;
+  readonly streamId: string;
+  readonly dir: string;
+
+  constructor(paths: MediaPaths, streamId: string) {
+    this.paths = paths;
+    this.streamId = streamId;
+    this.dir = paths.streamDir(streamId);
+  }
+
+  /** Where publish `index` is packaged. */
+  publishDir(index: number): string {
+    return this.paths.publishDir(this.streamId, index);
+  }
+
+  /** A packager's segments (URIs relative to its publish folder) as the stream's playlist lists them. */
+  static inPublish(index: number, segments: readonly HlsSegment[]): HlsSegment[] {
+    const prefix = `${publishFolder(index)}/`;
+    return segments.map((segment) => ({ ...segment, uri: prefix + segment.uri }));
+  }
+
+  file(segment: HlsSegment): string {
+    return path.join(this.dir, segment.uri);
+  }
+
+  get thumbnail(): string {
+    return path.join(this.dir, THUMBNAIL_FILE);
+  }
+
+  /** The playlist players fetch: EVENT while live, finished once `ended`. */
+  async writePlaylist(publishes: HlsSegment[][], ended: boolean): Promise<void> {
+    await writeFileAtomic(
+      path.join(this.dir, PLAYLIST_FILE),
+      renderPlaylist({ publishes, type: 'EVENT', ended }),
+    );
+  }
+
+  readPlaylist(): Promise<ParsedPlaylist> {
+    return readPlaylist(path.join(this.dir, PLAYLIST_FILE));
+  }
+
+  /** The segments of every publish on disk, in order (what a restart finds). */
+  async readPublishes(): Promise<HlsSegment[][]> {
+    const publishes: HlsSegment[][] = [];
+    for (let index = 0; ; index++) {
+      const dir = this.publishDir(index);
+      if (!(await isDirectory(dir))) break;
+      const { segments } = await readPlaylist(path.join(dir, PUBLISH_PLAYLIST));
+      publishes.push(StreamFolder.inPublish(index, segments));
+    }
+    return publishes;
+  }
+
+  /** A stream that never went live leaves nothing behind. */
+  async remove(): Promise<void> {
+    await fs.rm(this.dir, { recursive: true, force: true });
+  }
+
+  /** record: false keeps no recording; the thumbnail stays for the stream's thumbnail_url. */
+  async removeAllButThumbnail(): Promise<void> {
+    const entries = await fs.readdir(this.dir);
+    await Promise.all(
+      entries
+        .filter((entry) => entry !== THUMBNAIL_FILE)
+        .map((entry) => fs.rm(path.join(this.dir, entry), { recursive: true, force: true })),
+    );
+  }
+}
+
+async function isDirectory(dir: string): Promise<boolean> {
+  return fs.stat(dir).then(
+    () => true,
+    () => false,
+  );
+}

@@ -1,0 +1,249 @@
+// A stream's life in ingest, from an admitted publish to its end:
+//
+// - The stream goes live when the first segment is playable (then stream.started).
+// - When the publisher drops, a reconnect window opens; publishing again inside it continues
+//   the same stream (the playlist gets a discontinuity); when it closes the stream ends
+//   (stream.ended) and, unless the stream was created with record: false, its recording
+//   becomes a video (video.published).
+// - A stream ended elsewhere (an operator) is stopped: its publisher is cut off and its
+//   recording kept.
+//
+// This class holds the state of every stream ingest is handling; admission asks it whether a
+// stream may take a publisher, upkeep and restart recovery act through it.
+import type { Logger } from 'pino';
+import type { MediaPaths } from '../media/media-paths.ts';
+import type { Clock } from '../shared/clock.ts';
+import { isStateConflict } from '../shared/errors.ts';
+import type { StreamService } from '../streams/stream.service.ts';
+import type { StreamRow } from '../streams/stream.table.ts';
+import type { VideoService } from '../videos/video.service.ts';
+import { HlsPackager } from './hls-packager.ts';
+import type { LiveThumbnails } from './live-thumbnails.ts';
+import { recordStreamAsVideo } from './recording.ts';
+import type { PublishConnection } from './rtmp-server.ts';
+import { StreamFolder } from './stream-folder.ts';
+import { StreamState } from './stream-state.ts';
+
+export interface LifecycleDeps {
+  streams: StreamService;
+  videos: VideoService;
+  paths: MediaPaths;
+  clock: Clock;
+  logger: Logger;
+  ffmpegPath: string;
+  reconnectWindowMs: number;
+  thumbnails: LiveThumbnails;
+}
+
+/** How long close() lets packagers write their last segment before killing them. */
+const PACKAGER_STOP_MS = 5000;
+
+export class StreamLifecycle {
+  private readonly deps: LifecycleDeps;
+  private readonly states = new Map<string, StreamState>();
+  /** Ends in progress, awaited on close so no half-made video is left behind. */
+  private readonly settling = new Set<Promise<void>>();
+  private closingDown = false;
+
+  constructor(deps: LifecycleDeps) {
+    this.deps = deps;
+  }
+
+  /** True once shutdown began: no new publisher, no new reconnect window. */
+  get closing(): boolean {
+    return this.closingDown;
+  }
+
+  /** The stream's state while ingest handles it (publishing or inside its reconnect window). */
+  state(streamId: string): StreamState | undefined {
+    return this.states.get(streamId);
+  }
+
+  streamIds(): string[] {
+    return [...this.states.keys()];
+  }
+
+  /** Live streams still taking media, for upkeep. */
+  activeStates(): StreamState[] {
+    return [...this.states.values()].filter((state) => state.active);
+  }
+
+  /** An admitted publisher: it becomes the stream's (next) publish. Runs without awaiting. */
+  publish(stream: StreamRow, connection: PublishConnection): void {
+    let state = this.states.get(stream.id);
+    if (!state) {
+      state = new StreamState(stream);
+      this.states.set(stream.id, state);
+    }
+    this.attach(state, connection);
+  }
+
+  /** A stream found live after a restart, with its publishes so far: it gets its reconnect window. */
+  adopt(stream: StreamRow, publishes: StreamState['publishes']): void {
+    const state = new StreamState(stream);
+    state.publishes.push(...publishes);
+    this.states.set(stream.id, state);
+    this.openReconnectWindow(state);
+  }
+
+  private attach(state: StreamState, connection: PublishConnection): void {
+    const { logger } = this.deps;
+    clearTimeout(state.reconnectTimer);
+    state.reconnectTimer = undefined;
+    state.publisher = connection;
+    const index = state.publishes.length;
+    state.publishes.push([]);
+    const folder = new StreamFolder(this.deps.paths, state.streamId);
+    const packager = new HlsPackager(this.deps.ffmpegPath, folder.publishDir(index), (segments) => {
+      void state.enqueue(async () => {
+        state.publishes[index] = StreamFolder.inPublish(index, segments);
+        await this.segmentsChanged(state);
+      }, logger);
+    });
+    state.packagers.add(packager);
+    connection.accept(packager.input);
+    logger.info(
+      { streamId: state.streamId, publish: index, remote: connection.remoteAddress },
+      'publish started',
+    );
+
+    // A packager that dies (unreadable media, a backlog it cannot clear) ends the publish, so
+    // the encoder sees the failure and reconnects instead of pushing into nothing.
+    void packager.finished.then(() => {
+      if (!connection.closed) connection.disconnect();
+    });
+    connection.onClose(() => {
+      if (state.publisher === connection) state.publisher = undefined;
+      packager.input.end();
+      void packager.finished.then((exit) => {
+        state.packagers.delete(packager);
+        if (exit.code !== 0 && !this.closingDown) {
+          logger.warn({ streamId: state.streamId, publish: index, error: exit.error }, 'packager failed');
+        }
+        logger.info({ streamId: state.streamId, publish: index }, 'publish stopped');
+        if (!state.publisher && !this.closingDown && !state.finishing) this.openReconnectWindow(state);
+      });
+    });
+  }
+
+  /** New segments: publish the playlist, then go live on the first one. */
+  private async segmentsChanged(state: StreamState): Promise<void> {
+    if (state.finishing) return;
+    await new StreamFolder(this.deps.paths, state.streamId).writePlaylist(state.publishes, false);
+    if (state.live) return;
+    await this.deps.thumbnails.take(state);
+    try {
+      await this.deps.streams.goLive(state.streamId);
+      state.live = true;
+      const firstFrame = state.publisher?.firstMediaAt;
+      this.deps.logger.info(
+        { streamId: state.streamId, msSinceFirstFrame: firstFrame && this.deps.clock.now() - firstFrame },
+        'stream is live',
+      );
+    } catch (error) {
+      if (!isStateConflict(error)) throw error;
+      // goLive lost a race (an operator moved the stream): follow what the database says.
+      const current = await this.deps.streams.get(state.streamId);
+      if (current.status === 'live') state.live = true;
+      else if (current.status === 'ended') this.stopBecauseEnded(state);
+    }
+  }
+
+  private openReconnectWindow(state: StreamState): void {
+    clearTimeout(state.reconnectTimer);
+    if (this.closingDown) return;
+    this.deps.logger.info(
+      { streamId: state.streamId, seconds: this.deps.reconnectWindowMs / 1000 },
+      'publisher gone; waiting for a reconnect',
+    );
+    state.reconnectTimer = setTimeout(() => {
+      state.reconnectTimer = undefined;
+      if (!state.publisher) this.finish(state, { endStream: true });
+    }, this.deps.reconnectWindowMs);
+  }
+
+  /** The stream was ended elsewhere (an operator): stop taking media and wrap up. */
+  stopBecauseEnded(state: StreamState): void {
+    state.publisher?.disconnect();
+    clearTimeout(state.reconnectTimer);
+    this.finish(state, { endStream: false });
+  }
+
+  private finish(state: StreamState, options: { endStream: boolean }): void {
+    if (state.finishing) return;
+    state.finishing = true;
+    const done = state
+      .enqueue(async () => {
+        await Promise.all([...state.packagers].map((packager) => packager.finished));
+        await this.wrapUp(state, options.endStream);
+      }, this.deps.logger)
+      .finally(() => {
+        this.states.delete(state.streamId);
+        this.settling.delete(done);
+      });
+    this.settling.add(done);
+  }
+
+  private async wrapUp(state: StreamState, endStream: boolean): Promise<void> {
+    const { streams, logger } = this.deps;
+    const folder = new StreamFolder(this.deps.paths, state.streamId);
+    if (!state.hasSegments()) {
+      // Never went live: nothing to end or keep.
+      await folder.remove();
+      return;
+    }
+    await folder.writePlaylist(state.publishes, true);
+    let stream: StreamRow;
+    if (endStream && state.live) {
+      try {
+        stream = await streams.end(state.streamId);
+        logger.info({ streamId: state.streamId }, 'stream ended');
+      } catch (error) {
+        // Ended by an operator meanwhile: the recording is kept all the same.
+        if (!isStateConflict(error)) throw error;
+        stream = await streams.get(state.streamId);
+      }
+    } else {
+      stream = await streams.get(state.streamId);
+    }
+    if (stream.record !== 1) {
+      await folder.removeAllButThumbnail();
+      return;
+    }
+    const video = await recordStreamAsVideo(this.deps, stream, state.publishes);
+    logger.info({ streamId: state.streamId, videoId: video.id }, 'recording published as a video');
+  }
+
+  /** Waits for every end in progress (recordings included). */
+  async settle(): Promise<void> {
+    while (this.settling.size > 0) await Promise.all([...this.settling]);
+  }
+
+  /** Refuses new publishers from now on; call before the listener drops its connections. */
+  beginShutdown(): void {
+    this.closingDown = true;
+  }
+
+  /**
+   * Shutdown: publishers are disconnected and their last segments written, but streams are
+   * not ended; the next start gives them their reconnect window (restart recovery).
+   */
+  async close(): Promise<void> {
+    this.closingDown = true;
+    for (const state of this.states.values()) {
+      clearTimeout(state.reconnectTimer);
+      state.publisher?.disconnect();
+    }
+    await this.settle();
+    const packagers = [...this.states.values()].flatMap((state) => [...state.packagers]);
+    const stopping = Promise.all(packagers.map((packager) => packager.finished));
+    const force = setTimeout(() => {
+      for (const packager of packagers) packager.kill();
+    }, PACKAGER_STOP_MS);
+    await stopping;
+    clearTimeout(force);
+    await Promise.all(
+      [...this.states.values()].map((state) => state.enqueue(async () => undefined, this.deps.logger)),
+    );
+  }
+}

@@ -1,0 +1,74 @@
+// Periodic upkeep of live streams (ingest.ts runs tick() every couple of seconds): noticing a
+// stream an operator ended while it was published (its encoder is cut off), viewer counts
+// into the database, and live thumbnails about every THUMBNAIL_INTERVAL_MS.
+import type { Logger } from 'pino';
+import type { ViewerTracker } from '../media/viewer-tracker.ts';
+import { AppError } from '../shared/errors.ts';
+import type { StreamService } from '../streams/stream.service.ts';
+import type { LiveThumbnails } from './live-thumbnails.ts';
+import type { StreamLifecycle } from './stream-lifecycle.ts';
+
+export interface UpkeepDeps {
+  streams: StreamService;
+  viewers: ViewerTracker;
+  logger: Logger;
+  lifecycle: StreamLifecycle;
+  thumbnails: LiveThumbnails;
+}
+
+export class IngestUpkeep {
+  private readonly deps: UpkeepDeps;
+  /** The viewer count last written per stream, so unchanged counts are not rewritten. */
+  private readonly flushedCounts = new Map<string, number>();
+
+  constructor(deps: UpkeepDeps) {
+    this.deps = deps;
+  }
+
+  async tick(): Promise<void> {
+    await this.stopStreamsEndedElsewhere();
+    await this.flushViewerCounts();
+    this.refreshThumbnails();
+  }
+
+  private async stopStreamsEndedElsewhere(): Promise<void> {
+    const { streams, logger, lifecycle } = this.deps;
+    for (const state of lifecycle.activeStates()) {
+      const current = await streams.get(state.streamId).catch(() => undefined);
+      if (current?.status === 'ended') {
+        void state.enqueue(async () => {
+          lifecycle.stopBecauseEnded(state);
+        }, logger);
+      }
+    }
+  }
+
+  private async flushViewerCounts(): Promise<void> {
+    const { streams, viewers, logger, lifecycle } = this.deps;
+    const ids = new Set([...lifecycle.streamIds(), ...viewers.streamIds(), ...this.flushedCounts.keys()]);
+    for (const id of ids) {
+      const state = lifecycle.state(id);
+      if (state && !state.active) continue;
+      const count = viewers.count(id);
+      if (this.flushedCounts.get(id) === count) {
+        if (count === 0 && !state) this.flushedCounts.delete(id);
+        continue;
+      }
+      this.flushedCounts.set(id, count);
+      try {
+        await streams.setViewerCount(id, count);
+      } catch (error) {
+        // A stream that is not live (any more) has no viewer count to keep.
+        if (!(error instanceof AppError)) logger.error({ err: error, streamId: id }, 'viewer count failed');
+      }
+    }
+  }
+
+  private refreshThumbnails(): void {
+    const { logger, lifecycle, thumbnails } = this.deps;
+    for (const state of lifecycle.activeStates()) {
+      if (!state.publisher || !thumbnails.claimRefresh(state)) continue;
+      void state.enqueue(() => thumbnails.take(state), logger);
+    }
+  }
+}
