@@ -1,8 +1,10 @@
-// The delivery worker: a loop of small named steps.
-//   recover expired leases -> fan out the outbox -> claim due deliveries (bounded overall and per
-//   webhook) -> prepare (envelope, signature) -> send -> decide -> record (batched).
-// It wakes on an in-process signal or PostgreSQL NOTIFY when events are written, at the next
-// retry's due time, and otherwise on a modest poll (for writers in other processes on SQLite).
+// The delivery worker: a cycle of small named steps.
+//   recover expired leases -> fan out the outbox -> claim due deliveries (as many as the limiter
+//   allows, overall and per webhook) -> prepare (envelope, signature) -> send -> decide ->
+//   record (batched).
+// When a cycle runs is the scheduler's business (scheduler.ts): on an in-process signal or
+// PostgreSQL NOTIFY when events are written, when an attempt frees a slot, at the next retry's
+// due time, and otherwise on a modest poll (for writers in other processes on SQLite).
 import type { Logger } from 'pino';
 import type { WebhookConfig } from '../../config.ts';
 import type { DatabaseHandle } from '../../db/database.ts';
@@ -19,6 +21,10 @@ import { fanOutAll } from './fan-out.ts';
 import { PostgresListener } from './pg-listener.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
 import { WebhookSender } from './sender.ts';
+import { AttemptAborts } from './attempt-aborts.ts';
+import { KeyedLimiter } from './keyed-limiter.ts';
+import { CycleScheduler } from './scheduler.ts';
+import { SecretCache } from './secret-cache.ts';
 import { findWebhooksForSending, type SendingWebhook } from '../webhook.repository.ts';
 import { onWebhookRemoved } from './removal-signal.ts';
 
@@ -45,6 +51,7 @@ export const DEFAULT_PER_WEBHOOK_CONCURRENCY = 16;
 const SQLITE_POLL_MS = 100;
 const POSTGRES_POLL_MS = 1000;
 const LEASE_RECOVERY_INTERVAL_MS = 1000;
+/** Slots freed within this long of each other are refilled by one claim instead of one each. */
 const REFILL_DELAY_MS = 2;
 /** How many webhooks with due deliveries one claim looks at. */
 const CLAIM_WEBHOOKS = 1000;
@@ -63,28 +70,17 @@ export class DeliveryWorker {
   private readonly options: DeliveryWorkerOptions;
   private readonly sender: WebhookSender;
   private readonly recorder: DeliveryRecorder;
+  private readonly scheduler: CycleScheduler;
+  private readonly slots: KeyedLimiter<string>;
+  private readonly aborts = new AttemptAborts();
+  private readonly secrets: SecretCache;
   private readonly leaseToken = `lease_${randomBase62(16)}`;
   private readonly leaseMs: number;
-  private readonly concurrency: number;
-  private readonly perWebhookLimit: number;
-  private readonly pollMs: number;
   private readonly skipLocked: boolean;
 
-  private inFlight = 0;
-  private readonly inFlightByWebhook = new Map<string, number>();
-  private readonly controllers = new Map<string, Set<AbortController>>();
-  private readonly removedWebhooks = new Set<string>();
-  private readonly secretCache = new Map<string, { box: string; secret: string }>();
   private readonly sends = new Set<Promise<void>>();
   private listener: PostgresListener | undefined;
   private unsubscribe: (() => void)[] = [];
-
-  private cycle: Promise<void> | undefined;
-  private again = false;
-  private wakeQueued = false;
-  private refillTimer: NodeJS.Timeout | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  private timerAt = Infinity;
   private lastLeaseRecovery = -Infinity;
   private stopping = false;
 
@@ -98,10 +94,23 @@ export class DeliveryWorker {
     });
     // A claim lives through one attempt (at most the timeout) and its recording, with room to spare.
     this.leaseMs = 2 * config.timeoutMs + 2000;
-    this.concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
-    this.perWebhookLimit = options.perWebhookConcurrency ?? DEFAULT_PER_WEBHOOK_CONCURRENCY;
+    this.slots = new KeyedLimiter(
+      options.concurrency ?? DEFAULT_CONCURRENCY,
+      options.perWebhookConcurrency ?? DEFAULT_PER_WEBHOOK_CONCURRENCY,
+    );
+    this.secrets = new SecretCache(options.secrets);
     this.skipLocked = options.database.dialect === 'postgres';
-    this.pollMs = options.pollIntervalMs ?? (this.skipLocked ? POSTGRES_POLL_MS : SQLITE_POLL_MS);
+    const pollMs = options.pollIntervalMs ?? (this.skipLocked ? POSTGRES_POLL_MS : SQLITE_POLL_MS);
+    this.scheduler = new CycleScheduler({
+      clock: options.clock,
+      pollMs,
+      refillDelayMs: REFILL_DELAY_MS,
+      cycle: () => this.cycle(),
+      nextDueAt: () => deliveries.nextDueAt(options.database.db),
+      onError: (error) => {
+        options.logger.error({ err: error }, 'webhook delivery cycle failed; retrying shortly');
+      },
+    });
     this.recorder = new DeliveryRecorder({
       db: options.database.db,
       leaseToken: this.leaseToken,
@@ -109,7 +118,7 @@ export class DeliveryWorker {
       now: () => options.clock.now(),
       logger: options.logger,
       onRetryScheduled: (at) => {
-        this.wakeAt(at);
+        this.scheduler.wakeAt(at);
       },
     });
   }
@@ -120,7 +129,7 @@ export class DeliveryWorker {
         this.wake();
       }),
       onWebhookRemoved((id) => {
-        this.abortWebhook(id);
+        this.aborts.remove(id);
       }),
     );
     if (this.options.database.dialect === 'postgres' && this.options.listenUrl !== undefined) {
@@ -131,7 +140,7 @@ export class DeliveryWorker {
             this.wake();
           },
           onWebhookRemoved: (id) => {
-            this.abortWebhook(id);
+            this.aborts.remove(id);
           },
         },
         this.options.logger,
@@ -139,7 +148,7 @@ export class DeliveryWorker {
       await this.listener.start();
     }
     this.options.logger.info(
-      { concurrency: this.concurrency, perWebhook: this.perWebhookLimit, leaseMs: this.leaseMs },
+      { concurrency: this.slots.overall, perWebhook: this.slots.perKey, leaseMs: this.leaseMs },
       'webhook delivery worker started',
     );
     this.wake();
@@ -152,11 +161,10 @@ export class DeliveryWorker {
   async stop(): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
-    clearTimeout(this.timer);
-    clearTimeout(this.refillTimer);
     for (const unsubscribe of this.unsubscribe) unsubscribe();
+    const cycleDone = this.scheduler.stop();
     await this.listener?.close();
-    while (this.cycle) await this.cycle;
+    await cycleDone;
     await Promise.allSettled([...this.sends]);
     await this.recorder.flush();
     await this.sender.close();
@@ -165,54 +173,11 @@ export class DeliveryWorker {
 
   /** Runs a cycle soon; many wake-ups in one tick make one cycle. */
   wake(): void {
-    if (this.stopping || this.wakeQueued) return;
-    this.wakeQueued = true;
-    setImmediate(() => {
-      this.wakeQueued = false;
-      this.runCycle();
-    });
+    this.scheduler.wake();
   }
 
-  /**
-   * After an attempt ends: a freed slot is refilled a moment later, so slots freed together are
-   * refilled by one claim instead of one claim each.
-   */
-  private wakeSoon(): void {
-    if (this.stopping || this.wakeQueued || this.refillTimer) return;
-    this.refillTimer = setTimeout(() => {
-      this.refillTimer = undefined;
-      this.wake();
-    }, REFILL_DELAY_MS);
-  }
-
-  /** Aborts attempts in flight to a deleted webhook, and keeps new ones from starting. */
-  abortWebhook(webhookId: string): void {
-    if (this.removedWebhooks.size > 10_000) this.removedWebhooks.clear();
-    this.removedWebhooks.add(webhookId);
-    for (const controller of this.controllers.get(webhookId) ?? []) controller.abort();
-  }
-
-  private runCycle(): void {
-    if (this.stopping) return;
-    if (this.cycle) {
-      this.again = true;
-      return;
-    }
-    this.cycle = this.step()
-      .catch((error: unknown) => {
-        this.options.logger.error({ err: error }, 'webhook delivery cycle failed; retrying shortly');
-        this.sleep(this.pollMs);
-      })
-      .finally(() => {
-        this.cycle = undefined;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-        }
-      });
-  }
-
-  private async step(): Promise<void> {
+  /** One cycle; true when it claimed something, so the scheduler runs another at once. */
+  private async cycle(): Promise<boolean> {
     const { database, clock } = this.options;
     const now = clock.now();
     if (now - this.lastLeaseRecovery >= LEASE_RECOVERY_INTERVAL_MS) {
@@ -222,31 +187,31 @@ export class DeliveryWorker {
     }
     await fanOutAll(database.db, () => clock.now(), this.skipLocked);
     const claims = await this.claim();
-    if (claims.length > 0) {
-      this.again = true;
-      await this.prepareAndSend(claims);
-    }
-    if (!this.again) await this.sleepUntilDue();
+    if (claims.length === 0) return false;
+    await this.prepareAndSend(claims);
+    return true;
   }
 
   /** Claims as many due deliveries as there are free slots, overall and per webhook. */
   private async claim(): Promise<Claim[]> {
     if (this.stopping) return [];
-    let budget = this.concurrency - this.inFlight;
+    let budget = this.slots.free;
     if (budget <= 0) return [];
     const { database, clock } = this.options;
-    const busy = [...this.inFlightByWebhook]
-      .filter(([, count]) => count >= this.perWebhookLimit)
-      .map(([id]) => id);
     const now = clock.now();
-    const webhookIds = await deliveries.findWebhooksWithDueDeliveries(database.db, now, busy, CLAIM_WEBHOOKS);
+    const webhookIds = await deliveries.findWebhooksWithDueDeliveries(
+      database.db,
+      now,
+      this.slots.fullKeys(),
+      CLAIM_WEBHOOKS,
+    );
     if (webhookIds.length === 0) return [];
     // One transaction for all the webhooks' claims: one commit instead of one per webhook.
     const claimed = await database.db.transaction().execute(async (trx) => {
       const taken: Claim[] = [];
       for (const webhookId of webhookIds) {
         if (budget <= 0) break;
-        const slots = Math.min(budget, this.perWebhookLimit - (this.inFlightByWebhook.get(webhookId) ?? 0));
+        const slots = Math.min(budget, this.slots.freeFor(webhookId));
         if (slots <= 0) continue;
         const claims = await deliveries.claimDueDeliveries(trx, {
           webhookId,
@@ -261,7 +226,7 @@ export class DeliveryWorker {
       }
       return taken;
     });
-    for (const claim of claimed) this.occupySlot(claim.webhook_id);
+    for (const claim of claimed) this.slots.occupy(claim.webhook_id);
     return claimed;
   }
 
@@ -276,9 +241,9 @@ export class DeliveryWorker {
     for (const claim of claims) {
       const webhook = webhooksById.get(claim.webhook_id);
       const event = eventsById.get(claim.event_id);
-      if (!webhook || !event || this.removedWebhooks.has(claim.webhook_id)) {
+      if (!webhook || !event || this.aborts.isRemoved(claim.webhook_id)) {
         // Deleted since the claim: its rows went with it, and nothing is sent.
-        this.freeSlot(claim.webhook_id);
+        this.slots.release(claim.webhook_id);
         continue;
       }
       if (webhook.status !== 'active') {
@@ -289,15 +254,15 @@ export class DeliveryWorker {
           attempt: undefined,
           decision: { kind: 'failed', reason: 'dropped: webhook disabled' },
         });
-        this.freeSlot(claim.webhook_id);
+        this.slots.release(claim.webhook_id);
         continue;
       }
       const prepared = this.prepare(claim, event, webhook);
       const task = this.deliver(prepared).finally(() => {
         this.sends.delete(task);
-        this.controllers.get(claim.webhook_id)?.delete(prepared.controller);
-        this.freeSlot(claim.webhook_id);
-        this.wakeSoon();
+        this.aborts.untrack(claim.webhook_id, prepared.controller);
+        this.slots.release(claim.webhook_id);
+        this.scheduler.wakeSoon();
       });
       this.sends.add(task);
     }
@@ -305,20 +270,13 @@ export class DeliveryWorker {
 
   private prepare(claim: Claim, event: EventForSending, webhook: SendingWebhook): PreparedDelivery {
     const body = envelopeBody(event);
-    const controller = new AbortController();
-    let controllers = this.controllers.get(claim.webhook_id);
-    if (!controllers) {
-      controllers = new Set();
-      this.controllers.set(claim.webhook_id, controllers);
-    }
-    controllers.add(controller);
     return {
       claim,
       event,
       url: webhook.url,
       body,
-      headers: deliveryHeaders(this.secretOf(webhook), body, event, webhook.id, claim.attempt_count),
-      controller,
+      headers: deliveryHeaders(this.secrets.secretOf(webhook), body, event, webhook.id, claim.attempt_count),
+      controller: this.aborts.track(claim.webhook_id),
     };
   }
 
@@ -373,59 +331,5 @@ export class DeliveryWorker {
         decision.kind === 'retry' ? 'delivery attempt failed; will retry' : 'delivery failed for good',
       );
     }
-  }
-
-  private secretOf(webhook: SendingWebhook): string {
-    const cached = this.secretCache.get(webhook.id);
-    if (cached && cached.box === webhook.secret_ciphertext) return cached.secret;
-    const secret = this.options.secrets.open(webhook.secret_ciphertext, webhook.id);
-    if (this.secretCache.size > 10_000) this.secretCache.clear();
-    this.secretCache.set(webhook.id, { box: webhook.secret_ciphertext, secret });
-    return secret;
-  }
-
-  private occupySlot(webhookId: string): void {
-    this.inFlight += 1;
-    this.inFlightByWebhook.set(webhookId, (this.inFlightByWebhook.get(webhookId) ?? 0) + 1);
-  }
-
-  private freeSlot(webhookId: string): void {
-    this.inFlight -= 1;
-    const left = (this.inFlightByWebhook.get(webhookId) ?? 1) - 1;
-    if (left <= 0) {
-      this.inFlightByWebhook.delete(webhookId);
-      this.controllers.delete(webhookId);
-    } else {
-      this.inFlightByWebhook.set(webhookId, left);
-    }
-  }
-
-  /** Sleeps until the next retry falls due, or the poll interval, whichever is sooner. */
-  private async sleepUntilDue(): Promise<void> {
-    if (this.stopping) return;
-    const now = this.options.clock.now();
-    const next = await deliveries.nextDueAt(this.options.database.db);
-    const untilDue = next === undefined || next <= now ? this.pollMs : next - now;
-    this.sleep(Math.min(this.pollMs, untilDue));
-  }
-
-  /** Makes sure a cycle runs at `at` (a retry scheduled by this worker), unless one is due sooner. */
-  private wakeAt(at: number): void {
-    const now = this.options.clock.now();
-    if (at >= this.timerAt && this.timer !== undefined) return;
-    this.sleep(Math.max(0, at - now));
-  }
-
-  private sleep(ms: number): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    this.timerAt = Infinity;
-    if (this.stopping) return;
-    this.timerAt = this.options.clock.now() + ms;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.timerAt = Infinity;
-      this.wake();
-    }, ms);
   }
 }
