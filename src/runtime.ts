@@ -2,9 +2,9 @@
 // schema, the master secret, and the services over them.
 import path from 'node:path';
 import type { Config } from './config.ts';
-import { isPostgresUrl } from './config.ts';
 import { createServices, type Services } from './container.ts';
-import { migrateToLatest, openDatabase } from './db/database.ts';
+import { migrateToLatest, openDatabase, type Db } from './db/database.ts';
+import { dialectOf } from './db/dialect.ts';
 import { MediaPaths } from './media/media-paths.ts';
 import { systemClock, type Clock } from './shared/clock.ts';
 import { describeModeChange, tightenToOwnerOnly } from './shared/owner-only.ts';
@@ -34,7 +34,8 @@ export async function openRuntime(
   try {
     await migrateToLatest(database.db);
     secretKey = loadOrCreateSecretKey(config.secretKey, config.dataDir);
-    for (const change of tightenToOwnerOnly(privatePaths(config))) notice(describeModeChange(change));
+    for (const change of tightenToOwnerOnly(privatePaths(config, database.db)))
+      notice(describeModeChange(change));
     // Keys an older version stored in plain text, sealed now that the secret is known.
     await sealPlaintextStreamKeys(database.db, new StreamKeyVault(secretKey));
   } catch (error) {
@@ -46,7 +47,7 @@ export async function openRuntime(
 }
 
 /** What must be owner-only: the data folder, the SQLite files, the secret, the media folders. */
-function privatePaths(config: Config): string[] {
+function privatePaths(config: Config, db: Db): string[] {
   const media = new MediaPaths(config.dataDir);
   const paths = [
     config.dataDir,
@@ -56,7 +57,7 @@ function privatePaths(config: Config): string[] {
     media.videosRoot,
     media.stagingRoot,
   ];
-  if (!isPostgresUrl(config.databaseUrl) && config.databaseUrl !== ':memory:') {
+  if (dialectOf(db) === 'sqlite' && config.databaseUrl !== ':memory:') {
     const file = path.resolve(config.databaseUrl);
     paths.push(path.dirname(file), file, `${file}-wal`, `${file}-shm`, `${file}-journal`);
   }

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { createLogger } from './logger.ts';
+import { dialectOf } from './db/dialect.ts';
 import { createRateLimitStore } from './http/rate-limit-factory.ts';
 import { startIngest, type IngestHandle } from './ingest/ingest.ts';
 import { mediaPlugin } from './media/media.plugin.ts';
@@ -21,7 +22,7 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
   const logger = createLogger(config.logLevel);
   const runtime = await openRuntime(config);
   const demo = await createDemoAccountIfEmpty(runtime);
-  const rateLimits = createRateLimitStore(config, logger);
+  const rateLimits = createRateLimitStore(config, runtime.services.database.db, logger);
   // Player fetches counted by the media routes, flushed to the streams by the ingest.
   const viewers = new ViewerTracker(runtime.services.clock);
   const app = await buildApp({
@@ -54,7 +55,10 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
   }
   installShutdown(app, runtime, logger, worker, ingest, () => rateLimits.store.close());
   // Announced once every part runs, so whoever waits for this line can rely on all of them.
-  logger.info({ baseUrl, database: runtime.services.database.dialect, worker: options.worker }, 'listening');
+  logger.info(
+    { baseUrl, database: dialectOf(runtime.services.database.db), worker: options.worker },
+    'listening',
+  );
   tellOperator(`\nTributary API listening at ${baseUrl}\n`);
   tellOperator(
     ingest.enabled

@@ -1,7 +1,9 @@
 // Chooses where rate-limit counters live: Redis when REDIS_URL is set (one budget per key
 // across every API process), otherwise this process's memory.
 import type { Logger } from 'pino';
-import { isPostgresUrl, type Config } from '../config.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/database.ts';
+import { dialectOf } from '../db/dialect.ts';
 import { RedisRateLimitStore } from './redis-rate-limit-store.ts';
 import { MemoryRateLimitStore, type RateLimitStore } from './rate-limit-store.ts';
 
@@ -12,7 +14,8 @@ export interface RateLimitSetup {
 }
 
 export function createRateLimitStore(
-  config: Pick<Config, 'redisUrl' | 'databaseUrl'>,
+  config: Pick<Config, 'redisUrl'>,
+  db: Db,
   logger: Pick<Logger, 'warn' | 'info'>,
 ): RateLimitSetup {
   if (config.redisUrl !== undefined) {
@@ -21,7 +24,7 @@ export function createRateLimitStore(
   }
   // A SQLite file serves one process; PostgreSQL is how several processes share the work,
   // and then each would keep its own budget per key.
-  if (isPostgresUrl(config.databaseUrl)) {
+  if (dialectOf(db) === 'postgres') {
     logger.warn(
       'REDIS_URL is not set: rate limits are counted per process. If several API processes share ' +
         'this database, each allows the full budget; set REDIS_URL to share one budget per key.',

@@ -181,8 +181,9 @@ describe('Redis rate-limit store', { skip: SKIP_WITHOUT_REDIS }, () => {
 
   test('createRateLimitStore uses Redis when REDIS_URL is set and offers its readiness check', async (t) => {
     const { logger, lines } = capturingLogger();
-    const setup = createRateLimitStore({ redisUrl: REDIS_URL, databaseUrl: 'postgres://db/x' }, logger);
-    t.after(() => setup.store.close());
+    const database = openDatabase('postgres://db/x');
+    const setup = createRateLimitStore({ redisUrl: REDIS_URL }, database.db, logger);
+    t.after(() => Promise.all([setup.store.close(), database.close()]));
     assert.ok(setup.store instanceof RedisRateLimitStore);
     assert.deepEqual(Object.keys(setup.readinessChecks), ['redis']);
     await setup.readinessChecks.redis?.();
@@ -262,12 +263,12 @@ describe('Redis rate-limit store', { skip: SKIP_WITHOUT_REDIS }, () => {
 });
 
 describe('rate-limit store without Redis', () => {
-  test('createRateLimitStore keeps counters in memory and says limits are per process on PostgreSQL', async () => {
+  test('createRateLimitStore keeps counters in memory and says limits are per process on PostgreSQL', async (t) => {
     const { logger, lines } = capturingLogger();
-    const setup = createRateLimitStore(
-      { redisUrl: undefined, databaseUrl: 'postgres://u:p@127.0.0.1/db' },
-      logger,
-    );
+    // Never connected: the dialect is known without a server.
+    const database = openDatabase('postgres://u:p@127.0.0.1/db');
+    t.after(() => database.close());
+    const setup = createRateLimitStore({ redisUrl: undefined }, database.db, logger);
     assert.ok(setup.store instanceof MemoryRateLimitStore);
     assert.deepEqual(setup.readinessChecks, {});
     assert.equal(lines.length, 1);
@@ -276,9 +277,11 @@ describe('rate-limit store without Redis', () => {
     await setup.store.close();
   });
 
-  test('createRateLimitStore says nothing for an embedded SQLite file', async () => {
+  test('createRateLimitStore says nothing for an embedded SQLite database', async (t) => {
     const { logger, lines } = capturingLogger();
-    const setup = createRateLimitStore({ redisUrl: undefined, databaseUrl: './data/tributary.db' }, logger);
+    const database = openDatabase(':memory:');
+    t.after(() => database.close());
+    const setup = createRateLimitStore({ redisUrl: undefined }, database.db, logger);
     assert.ok(setup.store instanceof MemoryRateLimitStore);
     assert.equal(lines.length, 0);
     await setup.store.close();
