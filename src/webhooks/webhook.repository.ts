@@ -1,10 +1,21 @@
 import type { Db } from '../db/database.ts';
+import { dialectOf } from '../db/dialect.ts';
 import type { WebhookRow, WebhookStatus } from './webhook.table.ts';
 
 // The columns the API may show. The secret's ciphertext is read only by the sender's query.
 const PUBLIC_COLUMNS = ['id', 'account_id', 'url', 'events', 'status', 'created_at'] as const;
 
 export type PublicWebhookRow = Pick<WebhookRow, (typeof PUBLIC_COLUMNS)[number]>;
+
+/**
+ * Serialises registrations of one account, so the limit of webhooks per account holds under
+ * races: on PostgreSQL by locking the account's row until the transaction ends; SQLite has one
+ * writer at a time already.
+ */
+export async function lockAccountForRegistration(trx: Db, accountId: string): Promise<void> {
+  if (dialectOf(trx) !== 'postgres') return;
+  await trx.selectFrom('users').select('id').where('id', '=', accountId).forUpdate().execute();
+}
 
 export async function insertWebhook(db: Db, row: WebhookRow): Promise<void> {
   await db.insertInto('webhooks').values(row).execute();

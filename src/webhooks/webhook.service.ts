@@ -1,4 +1,5 @@
 import type { Db, Dialect } from '../db/database.ts';
+import { isUniqueViolation } from '../db/errors.ts';
 import type { EventType } from '../events/event.table.ts';
 import { recordEvent } from '../events/outbox.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -66,10 +67,7 @@ export class WebhookService {
     };
     try {
       await this.db.transaction().execute(async (trx) => {
-        // Serialises registrations of one account on PostgreSQL, so the limit holds under races.
-        if (this.options.dialect === 'postgres') {
-          await trx.selectFrom('users').select('id').where('id', '=', accountId).forUpdate().execute();
-        }
+        await repo.lockAccountForRegistration(trx, accountId);
         if ((await repo.countWebhooks(trx, accountId)) >= MAX_WEBHOOKS_PER_ACCOUNT) {
           throw new AppError(
             'webhook_limit_reached',
@@ -153,14 +151,4 @@ function checkEvents(events: string[]): WebhookEventFilter[] {
 
 function urlTakenError(): AppError {
   return new AppError('webhook_url_taken', 'This account already has a webhook with this URL.', 'url');
-}
-
-/** SQLite and PostgreSQL report a unique-index violation differently. */
-function isUniqueViolation(error: unknown): boolean {
-  const { code, errcode, message } = error as { code?: unknown; errcode?: unknown; message?: unknown };
-  return (
-    code === '23505' ||
-    errcode === 2067 ||
-    (typeof message === 'string' && message.includes('UNIQUE constraint failed'))
-  );
 }

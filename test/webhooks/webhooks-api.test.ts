@@ -208,6 +208,24 @@ for (const dialect of DIALECTS) {
       assert.equal(elsewhere.status, 201);
     });
 
+    test('the same URL registered by many requests at once is one 201 and 409s, never a 500', async (t) => {
+      const { server } = await startWebhookServer(t, { dialect, worker: false });
+      const account = await server.createAccount();
+      const body = { url: 'https://127.0.0.1:9/raced', events: ['*'] };
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          server.request('POST', '/v1/webhooks', { key: account.writeKey, body }),
+        ),
+      );
+      const statuses = answers.map((res) => res.status).sort();
+      assert.deepEqual(statuses, [201, 409, 409, 409, 409, 409, 409, 409]);
+      for (const res of answers.filter((answer) => answer.status === 409)) {
+        assert.equal(res.body.error.code, 'webhook_url_taken');
+      }
+      const list = await server.request('GET', '/v1/webhooks', { key: account.readKey });
+      assert.equal(list.body.data.length, 1);
+    });
+
     test('the 21st webhook is 409 webhook_limit_reached; deleting one makes room', async (t) => {
       const { server } = await startWebhookServer(t, { dialect, worker: false });
       const account = await server.createAccount();
