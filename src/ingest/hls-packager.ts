@@ -5,6 +5,7 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
+import type { Logger } from 'pino';
 import { lastLines } from '../media/ffmpeg.ts';
 import { readPlaylist, type HlsSegment } from '../media/hls-playlist.ts';
 import type { FlvSink } from './rtmp-server.ts';
@@ -32,8 +33,11 @@ export class HlsPackager {
   private poller: NodeJS.Timeout | undefined;
   private polling = false;
 
-  /** `onSegments` hears the full segment list each time it grows. */
-  constructor(ffmpegPath: string, dir: string, onSegments: (segments: HlsSegment[]) => void) {
+  /**
+   * `onSegments` hears the full segment list each time it grows; `logger` hears when the
+   * playlist ffmpeg writes cannot be read.
+   */
+  constructor(ffmpegPath: string, dir: string, onSegments: (segments: HlsSegment[]) => void, logger: Logger) {
     this.dir = dir;
     fs.mkdirSync(dir, { recursive: true });
     const playlist = path.join(dir, PUBLISH_PLAYLIST);
@@ -104,7 +108,18 @@ export class HlsPackager {
         this.polling = false;
       }
     };
-    this.poller = setInterval(() => void check().catch(() => undefined), POLL_MS);
+    // A failing read is tried again at the next poll; one line for each run of failures.
+    let failing = false;
+    const poll = async () => {
+      try {
+        await check();
+        failing = false;
+      } catch (error) {
+        if (!failing) logger.warn({ err: error, dir }, 'could not read the packager playlist');
+        failing = true;
+      }
+    };
+    this.poller = setInterval(() => void poll(), POLL_MS);
 
     this.finished = new Promise((resolve) => {
       let settled = false;
@@ -119,7 +134,10 @@ export class HlsPackager {
           await check();
         };
         void finalCheck()
-          .catch(() => undefined)
+          .catch((error: unknown) => {
+            // The publish still ends; the stream keeps the segments reported so far.
+            logger.warn({ err: error, dir }, 'could not read the last segments of a publish');
+          })
           .then(() => {
             resolve({
               code,

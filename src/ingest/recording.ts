@@ -41,6 +41,8 @@ async function linkOrCopy(source: string, target: string): Promise<void> {
   try {
     await fs.link(source, target);
   } catch {
+    // Expected where the folders are on different file systems (EXDEV) or the file system has
+    // no hard links: a copy does the same job, and a copy that fails is the error reported.
     await fs.copyFile(source, target);
   }
 }

@@ -4,6 +4,7 @@
 import fs from 'node:fs/promises';
 import type { Logger } from 'pino';
 import type { MediaPaths } from '../media/media-paths.ts';
+import { AppError } from '../shared/errors.ts';
 import type { StreamService } from '../streams/stream.service.ts';
 import type { StreamRow } from '../streams/stream.table.ts';
 import { StreamFolder } from './stream-folder.ts';
@@ -17,26 +18,43 @@ export interface RecoveryDeps {
 }
 
 export async function adoptInterruptedStreams(deps: RecoveryDeps): Promise<void> {
-  const { paths, streams, logger, lifecycle } = deps;
+  const { paths, logger, lifecycle } = deps;
   let entries: string[];
   try {
     entries = await fs.readdir(paths.streamsRoot);
-  } catch {
+  } catch (error) {
+    // No folder yet: nothing was ever published with this DATA_DIR.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    logger.error({ err: error, dir: paths.streamsRoot }, 'could not look for streams a restart interrupted');
     return;
   }
   for (const id of entries) {
     if (!id.startsWith('str_') || lifecycle.state(id)) continue;
-    const folder = new StreamFolder(paths, id);
-    if ((await folder.readPlaylist()).ended) continue;
-    let stream: StreamRow;
+    // One stream's trouble (an unreadable folder, a database error) is logged and left for the
+    // operator; the others are still resumed and the service starts.
     try {
-      stream = await streams.get(id);
-    } catch {
-      continue;
+      await resume(deps, id);
+    } catch (error) {
+      logger.error({ err: error, streamId: id }, 'could not resume a stream interrupted by a restart');
     }
-    if (stream.status !== 'live') continue;
-    const publishes = await folder.readPublishes();
-    logger.info({ streamId: id }, 'resuming a stream interrupted by a restart');
-    lifecycle.adopt(stream, publishes);
   }
+}
+
+async function resume(deps: RecoveryDeps, id: string): Promise<void> {
+  const { paths, streams, logger, lifecycle } = deps;
+  const folder = new StreamFolder(paths, id);
+  if ((await folder.readPlaylist()).ended) return;
+  let stream: StreamRow;
+  try {
+    stream = await streams.get(id);
+  } catch (error) {
+    if (!(error instanceof AppError && error.code === 'resource_not_found')) throw error;
+    // Media of a stream no database row knows (a database restored from an older backup).
+    logger.warn({ streamId: id, dir: folder.dir }, 'stream folder without a stream; left as it is');
+    return;
+  }
+  if (stream.status !== 'live') return;
+  const publishes = await folder.readPublishes();
+  logger.info({ streamId: id }, 'resuming a stream interrupted by a restart');
+  lifecycle.adopt(stream, publishes);
 }

@@ -79,9 +79,12 @@ export class StreamFolder {
   }
 }
 
+/** False when nothing is there; a folder that cannot be read is an error, not the end. */
 async function isDirectory(dir: string): Promise<boolean> {
-  return fs.stat(dir).then(
-    () => true,
-    () => false,
-  );
+  try {
+    return (await fs.stat(dir)).isDirectory();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
 }

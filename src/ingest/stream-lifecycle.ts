@@ -94,12 +94,17 @@ export class StreamLifecycle {
     const index = state.publishes.length;
     state.publishes.push([]);
     const folder = new StreamFolder(this.deps.paths, state.streamId);
-    const packager = new HlsPackager(this.deps.ffmpegPath, folder.publishDir(index), (segments) => {
-      void state.enqueue(async () => {
-        state.publishes[index] = StreamFolder.inPublish(index, segments);
-        await this.segmentsChanged(state);
-      }, logger);
-    });
+    const packager = new HlsPackager(
+      this.deps.ffmpegPath,
+      folder.publishDir(index),
+      (segments) => {
+        void state.enqueue(async () => {
+          state.publishes[index] = StreamFolder.inPublish(index, segments);
+          await this.segmentsChanged(state);
+        }, logger);
+      },
+      logger.child({ streamId: state.streamId, publish: index }),
+    );
     state.packagers.add(packager);
     connection.accept(packager.input);
     logger.info(

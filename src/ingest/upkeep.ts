@@ -3,7 +3,7 @@
 // into the database, and live thumbnails about every THUMBNAIL_INTERVAL_MS.
 import type { Logger } from 'pino';
 import type { ViewerTracker } from '../media/viewer-tracker.ts';
-import { AppError } from '../shared/errors.ts';
+import { isStateConflict } from '../shared/errors.ts';
 import type { StreamService } from '../streams/stream.service.ts';
 import type { LiveThumbnails } from './live-thumbnails.ts';
 import type { StreamLifecycle } from './stream-lifecycle.ts';
@@ -34,7 +34,14 @@ export class IngestUpkeep {
   private async stopStreamsEndedElsewhere(): Promise<void> {
     const { streams, logger, lifecycle } = this.deps;
     for (const state of lifecycle.activeStates()) {
-      const current = await streams.get(state.streamId).catch(() => undefined);
+      const current = await streams.get(state.streamId).catch((error: unknown) => {
+        // Asked again on the next tick; a database that stays unreachable shows in these lines.
+        logger.warn(
+          { err: error, streamId: state.streamId },
+          'could not check whether a live stream was ended',
+        );
+        return undefined;
+      });
       if (current?.status === 'ended') {
         void state.enqueue(async () => {
           lifecycle.stopBecauseEnded(state);
@@ -59,7 +66,7 @@ export class IngestUpkeep {
         await streams.setViewerCount(id, count);
       } catch (error) {
         // A stream that is not live (any more) has no viewer count to keep.
-        if (!(error instanceof AppError)) logger.error({ err: error, streamId: id }, 'viewer count failed');
+        if (!isStateConflict(error)) logger.error({ err: error, streamId: id }, 'viewer count failed');
       }
     }
   }

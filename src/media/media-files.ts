@@ -38,8 +38,8 @@ export async function sendFile(reply: FastifyReply, file: string | undefined, ca
   let stat: fs.Stats;
   try {
     stat = await fs.promises.stat(file);
-  } catch {
-    throw mediaNotFound();
+  } catch (error) {
+    throw notFoundOrLogged(reply, error, file);
   }
   if (!stat.isFile()) throw mediaNotFound();
   reply
@@ -51,10 +51,21 @@ export async function sendFile(reply: FastifyReply, file: string | undefined, ca
     // Small files (playlists) are read whole: a playlist replaced mid-send stays consistent.
     try {
       return await reply.send(await fs.promises.readFile(file));
-    } catch {
-      throw mediaNotFound();
+    } catch (error) {
+      // Gone since the stat (a stream's files removed as it ends) is the usual reason.
+      throw notFoundOrLogged(reply, error, file);
     }
   }
   reply.header('Content-Length', stat.size);
   return reply.send(fs.createReadStream(file));
+}
+
+/**
+ * Missing files are routine (a segment not written yet, a player guessing); any other failure
+ * (permissions, I/O) is the operator's to fix, so it is logged. The player gets a 404 either way.
+ */
+function notFoundOrLogged(reply: FastifyReply, error: unknown, file: string): AppError {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code !== 'ENOENT' && code !== 'ENOTDIR') reply.log.error({ err: error, file }, 'media file unreadable');
+  return mediaNotFound();
 }

@@ -38,6 +38,8 @@ export async function publishVideoMedia(
     const segmentFile = path.join(stagingDir, middle.segment.uri);
     const thumbnail = path.join(stagingDir, THUMBNAIL_FILE);
     const offset = Math.min(middle.offset, Math.max(0, middle.segment.duration - 1));
+    // No frame at that offset (a segment shorter than its EXTINF) is expected now and then:
+    // the segment's first frame, a keyframe, always decodes; its failure is the one reported.
     await captureFrame(deps.ffmpegPath, segmentFile, thumbnail, offset).catch(() =>
       captureFrame(deps.ffmpegPath, segmentFile, thumbnail, 0),
     );

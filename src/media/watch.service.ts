@@ -90,6 +90,7 @@ export class WatchService {
   }
 }
 
+/** A file that cannot be read shows when a player fetches it (media-files.ts logs that). */
 async function exists(file: string | undefined): Promise<boolean> {
   if (file === undefined) return false;
   return fs.stat(file).then(
