@@ -86,7 +86,9 @@ for (const dialect of DIALECTS) {
       assert.equal(picture.streams[0]!.width, 640);
 
       // A wrong key, another application name and a second publisher are refused at once,
-      // before they are told to start (each would push for 20 s), and ffmpeg shows why.
+      // before they are told to start, and ffmpeg shows why.
+      const publishesStarted = () => server.logs.filter((line) => line.includes('"publish started"')).length;
+      assert.equal(publishesStarted(), 1);
       const wrongKey = pushTestPattern(`${rtmpUrl}/sk_${'x'.repeat(32)}`, 20);
       const wrongApp = pushTestPattern(server.rtmpUrl(streamKey, 'other'), 20);
       const second = pushTestPattern(`${rtmpUrl}/${streamKey}`, 20);
@@ -99,14 +101,16 @@ for (const dialect of DIALECTS) {
         const exit = await refused.exited;
         assert.notEqual(exit.code, 0, 'the refused publisher is told so');
         assert.match(exit.stderr, message);
-        assert.ok(exit.at - refused.startedAt < 8000, 'refused, not pushed to the end');
       }
+      assert.equal(publishesStarted(), 1, 'none of them was admitted');
       assert.equal((await get()).body.status, 'live');
       assert.equal((await server.events('stream.started')).length, 1);
 
       // The first publisher drops; publishing again inside the window continues the stream.
       assert.equal((await first.exited).code, 0);
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await waitFor('the reconnect window to open', () =>
+        server.logs.some((line) => line.includes('"publisher gone; waiting for a reconnect"')),
+      );
       assert.equal((await get()).body.status, 'live', 'still live inside the reconnect window');
       const again = pushTestPattern(`${rtmpUrl}/${streamKey}`, 4);
       assert.equal((await again.exited).code, 0);
@@ -202,10 +206,13 @@ for (const dialect of DIALECTS) {
       const created = await server.createStream(account);
       const push = pushTestPattern(`${created.ingest.rtmp_url}/${created.ingest.stream_key}`, 30);
       await waitFor('live', async () => (await server.events('stream.started')).length === 1);
-      await new Promise((resolve) => setTimeout(resolve, 3000));
+      // A few seconds of media, so there is a recording to keep.
+      const playlistUrl = `${server.origin}/media/streams/${created.id}/index.m3u8`;
+      await waitFor('two segments', async () => countSegments(await (await fetch(playlistUrl)).text()) >= 2);
       await server.services.streams.end(created.id); // what `tributary streams end` does
       const exit = await push.exited;
-      assert.ok(exit.at - push.startedAt < 20_000, 'the encoder was cut off, not left pushing for 30 s');
+      // A push that runs to its end exits with 0 (as the first test shows); a cut-off one fails.
+      assert.notEqual(exit.code, 0, 'the encoder was cut off, not left pushing for 30 s');
       const published = await waitFor(
         'video.published',
         async () => (await server.events('video.published'))[0],
