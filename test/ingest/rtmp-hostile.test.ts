@@ -316,6 +316,43 @@ test('connections over RTMP_MAX_CONNECTIONS are closed at once', async (t) => {
   assert.equal((await server.request('GET', '/healthz')).status, 200);
 });
 
+test('over-the-cap refusals are logged at most every 10 s of the injected clock, with how many', async (t) => {
+  const clock = new TestClock();
+  const server = await startMediaServer(t, { dialect: 'sqlite', clock, maxRtmpConnections: 1 });
+  const held = await RtmpTestClient.open(server.rtmpPort);
+  t.after(() => {
+    held.close();
+  });
+  const refuse = async () => {
+    const extra = await RtmpTestClient.open(server.rtmpPort, { handshake: false });
+    try {
+      assert.equal(await extra.closesWithin(10_000), true, 'refused');
+    } finally {
+      extra.close();
+    }
+  };
+  const capLines = () =>
+    server.logs
+      .map((line) => JSON.parse(line))
+      .filter((line) => line.msg === 'rtmp connection refused: too many connections');
+
+  await refuse();
+  await refuse();
+  await refuse();
+  assert.deepEqual(
+    capLines().map((line) => line.refused),
+    [1],
+    'one line for a burst',
+  );
+  clock.advance(10_000);
+  await refuse();
+  assert.deepEqual(
+    capLines().map((line) => line.refused),
+    [1, 3],
+    'the next line counts the refusals it stayed quiet about',
+  );
+});
+
 test('repeated wrong stream keys from one address lock it out for growing times', async (t) => {
   const clock = new TestClock();
   const server = await startMediaServer(t, { dialect: 'sqlite', clock });
