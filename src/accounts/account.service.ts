@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/database.ts';
 import type { Clock } from '../shared/clock.ts';
+import { LruCache } from '../shared/lru.ts';
 import { notFound } from '../shared/errors.ts';
 import { newId, randomBase62 } from '../shared/ids.ts';
 import * as repo from './account.repository.ts';
@@ -38,7 +39,9 @@ export function hashApiKey(key: string): string {
 export class AccountService {
   private readonly db: Db;
   private readonly clock: Clock;
-  private readonly keyCache = new Map<string, { principal: Principal | null; expiresAt: number }>();
+  private readonly keyCache = new LruCache<string, { principal: Principal | null; expiresAt: number }>(
+    KEY_CACHE_MAX_ENTRIES,
+  );
 
   constructor(db: Db, clock: Clock) {
     this.db = db;
@@ -91,7 +94,6 @@ export class AccountService {
     if (cached && cached.expiresAt > now) return cached.principal;
     const row = await repo.findActiveKeyByHash(this.db, hashApiKey(key));
     const principal = row ? { userId: row.user_id, keyId: row.id, scope: row.scope } : null;
-    if (this.keyCache.size >= KEY_CACHE_MAX_ENTRIES) this.keyCache.clear();
     this.keyCache.set(key, { principal, expiresAt: now + KEY_CACHE_TTL_MS });
     return principal;
   }

@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import { LruCache } from '../shared/lru.ts';
 
 const STATEMENT_CACHE_SIZE = 512;
 
@@ -63,8 +64,8 @@ export function openNodeSqlite(location: string): SqliteDatabase & { raw: Databa
   raw.exec('PRAGMA foreign_keys = ON');
   // Preparing is a large share of a small query's cost. The service issues a few dozen
   // distinct statements, plus one per list filter shape and page size that clients use;
-  // a cache keyed by SQL text holds them, the oldest making room when it is full.
-  const cache = new Map<string, SqliteStatement>();
+  // a cache keyed by SQL text holds them, the least recently used making room when it is full.
+  const cache = new LruCache<string, SqliteStatement>(STATEMENT_CACHE_SIZE);
   return {
     raw,
     close: () => {
@@ -74,10 +75,6 @@ export function openNodeSqlite(location: string): SqliteDatabase & { raw: Databa
       let statement = cache.get(sql);
       if (!statement) {
         statement = adapt(raw.prepare(sql));
-        if (cache.size >= STATEMENT_CACHE_SIZE) {
-          const oldest = cache.keys().next();
-          if (!oldest.done) cache.delete(oldest.value);
-        }
         cache.set(sql, statement);
       }
       return statement;

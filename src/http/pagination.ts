@@ -3,6 +3,7 @@
 // forged, edited or reused-with-other-filters cursor is refused instead of misread.
 import { createHash, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { AppError } from '../shared/errors.ts';
+import { LruCache } from '../shared/lru.ts';
 
 const PREFIX = 'cur_';
 const MAC_BYTES = 16;
@@ -57,9 +58,8 @@ export class CursorCodec {
 }
 
 // Clients repeat the same few lists and filters, so their digests are remembered; the bound
-// keeps a client that varies its filters endlessly from growing the map.
-const filterDigests = new Map<string, string>();
-const FILTER_DIGESTS_MAX = 1000;
+// keeps a client that varies its filters endlessly from growing the cache.
+const filterDigests = new LruCache<string, string>(1000);
 
 function digestFilters(list: string, filters: CursorFilters): string {
   const canonical = JSON.stringify([
@@ -71,7 +71,6 @@ function digestFilters(list: string, filters: CursorFilters): string {
   let digest = filterDigests.get(canonical);
   if (digest === undefined) {
     digest = createHash('sha256').update(canonical).digest('base64url').slice(0, 12);
-    if (filterDigests.size >= FILTER_DIGESTS_MAX) filterDigests.clear();
     filterDigests.set(canonical, digest);
   }
   return digest;
