@@ -3,7 +3,12 @@
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { IncomingHttpHeaders } from 'node:http';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type preParsingHookHandler,
+} from 'fastify';
 import type { Logger } from 'pino';
 import { loadConfig, type HttpLimitsConfig } from './config.ts';
 import type { Services } from './container.ts';
@@ -14,6 +19,7 @@ import { healthRoutes } from './http/health.routes.ts';
 import { openApiRoutes, openApiOptions } from './http/openapi.ts';
 import type { RateLimitStore } from './http/rate-limit-store.ts';
 import { compileResponseSerializer } from './http/response-serializer.ts';
+import { accessLogFor } from './logger.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { AppError } from './shared/errors.ts';
 import { newId } from './shared/ids.ts';
@@ -101,8 +107,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('preClose', async () => {
     draining = true;
   });
-  // These two hooks run on every request and never wait, so they take Fastify's callback form
-  // and skip a promise each.
+  // The hooks that run on every request never wait, so they take Fastify's callback form and
+  // skip a promise each.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
     if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
@@ -117,29 +123,23 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header('Connection', 'close').header('Retry-After', 1);
     done(new AppError('service_unavailable', 'The server is shutting down; retry the request.'));
   });
-  // After authentication (onRequest), before the query is validated.
-  app.addHook('preValidation', (request, reply, done) => {
-    if (BODYLESS_METHODS.has(request.method) && declaresBody(request.headers) && !request.is404) {
-      done(
-        new AppError(
-          'parameter_unknown',
-          `A ${request.method} request takes no body; send its parameters in the query string.`,
-        ),
-      );
-      return;
-    }
-    done();
-  });
   // A client that asks before sending its body (Expect: 100-continue) is told to go on only
   // once it is authenticated and its route exists; otherwise it gets the refusal instead.
-  // (Without a checkContinue listener Node says 100 Continue to everyone at once.)
+  // (Without a checkContinue listener Node says 100 Continue to everyone at once.) Only routes
+  // that take a body get the hook: a preParsing hook anywhere would make every request, GETs
+  // included, run that phase.
   app.server.on('checkContinue', (request, response) => app.server.emit('request', request, response));
-  app.addHook('preParsing', (request, reply, payload, done) => {
+  const continueIfExpected: preParsingHookHandler = (request, reply, payload, done) => {
     const expectsContinue = request.headers.expect?.toLowerCase() === '100-continue';
     if (expectsContinue && !request.is404 && !reply.raw.headersSent) {
       reply.raw.writeContinue();
     }
     done(null, payload);
+  };
+  app.addHook('onRoute', (route) => {
+    if ([route.method].flat().every((method) => BODYLESS_METHODS.has(method))) return;
+    // First, as it ran when it was installed for every route.
+    route.preParsing = [continueIfExpected, ...[route.preParsing ?? []].flat()];
   });
   // A response sent before the request's body was read (refused by authentication, rate
   // limits, size or content type, or a body on GET) closes the connection: otherwise the
@@ -151,22 +151,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // One line per request, after the response: method, path, status and time, never headers.
   // It goes to the root logger with the request id as a field, which is the line a child
   // logger would write, without making one for every request.
+  const accessLog = accessLogFor(app.log);
   app.addHook('onResponse', (request, reply, done) => {
-    app.log.info(
-      {
-        reqId: request.id,
-        method: request.method,
-        url: request.url,
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime * 100) / 100,
-        key: request.principal?.keyId,
-      },
-      'request',
-    );
+    accessLog({
+      reqId: request.id,
+      method: request.method,
+      url: request.url,
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime * 100) / 100,
+      key: request.principal?.keyId,
+    });
     done();
   });
 
-  installErrorHandling(app);
   installAccessControl(app, {
     accounts: services.accounts,
     rateLimits: options.rateLimits,
@@ -174,6 +171,23 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     perKeyLimit: options.rateLimitPerKey,
     perIpLimit: options.rateLimitPerIp,
   });
+  // After authentication (the onRequest hook above), before the query is validated. (For a
+  // method without a body nothing happens between the last onRequest hook and validation, so
+  // this is where a preValidation hook would run, without a phase of its own.)
+  app.addHook('onRequest', (request, reply, done) => {
+    if (BODYLESS_METHODS.has(request.method) && declaresBody(request.headers) && !request.is404) {
+      done(
+        new AppError(
+          'parameter_unknown',
+          `A ${request.method} request takes no body; send its parameters in the query string.`,
+        ),
+      );
+      return;
+    }
+    done();
+  });
+  // After authentication too: an unknown route answers 401 to an anonymous caller.
+  installErrorHandling(app);
 
   await app.register(swagger, openApiOptions());
   await app.register(healthRoutes, { database: services.database, checks: options.readinessChecks ?? {} });

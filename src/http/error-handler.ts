@@ -103,10 +103,13 @@ export function installErrorHandling(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => sendError(reply, routeNotFound(request)));
-  // An unknown route is answered before its body is read: nothing would use it.
-  app.addHook('preParsing', (request, reply, payload, done) => {
+  // An unknown route is answered before its body is read: nothing would use it. Install this
+  // after authentication's onRequest hook (an anonymous caller is asked for a key first). An
+  // onRequest hook rather than preParsing: a preParsing hook makes every request, GETs
+  // included, run that phase.
+  app.addHook('onRequest', (request, reply, done) => {
     if (request.is404) done(routeNotFound(request));
-    else done(null, payload);
+    else done();
   });
 }
 
