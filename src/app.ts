@@ -2,7 +2,6 @@
 // or listen on an ephemeral port.
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { IncomingHttpHeaders } from 'node:http';
 import Fastify, {
   LogController,
   type FastifyBaseLogger,
@@ -14,7 +13,13 @@ import { loadConfig, type HttpLimitsConfig } from './config.ts';
 import type { Services } from './container.ts';
 import { installAccessControl } from './http/access.ts';
 import { deferredChildLogger } from './http/request-logger.ts';
-import { clientErrorHandler, installErrorHandling, sendError, toAppError } from './http/error-handler.ts';
+import {
+  clientErrorHandler,
+  declaresBody,
+  installErrorHandling,
+  sendError,
+  toAppError,
+} from './http/error-handler.ts';
 import { healthRoutes } from './http/health.routes.ts';
 import { openApiRoutes, openApiOptions } from './http/openapi.ts';
 import type { RateLimitStore } from './http/rate-limit-store.ts';
@@ -48,11 +53,6 @@ export interface AppOptions {
 // Methods whose bodies Fastify never reads: one sent anyway is refused, not ignored.
 const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'TRACE']);
 
-function declaresBody(headers: IncomingHttpHeaders): boolean {
-  const length = headers['content-length'];
-  return headers['transfer-encoding'] !== undefined || (length !== undefined && Number(length) > 0);
-}
-
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { services } = options;
   const limits = { ...loadConfig({}).http, ...options.http };
@@ -85,10 +85,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     trustProxy: options.trustProxy ?? false,
     // Malformed URLs (bad percent-encoding, a path parameter over the router's limit) get the
     // envelope like every other error. They are answered before any hook runs, so what the
-    // hooks below add is added here: the request id, and closing when a body is pending.
+    // hooks below add is added here: the request id. (sendError closes when a body is pending.)
     frameworkErrors: (error, request, reply) => {
       void reply.header('X-Request-Id', request.id);
-      if (declaresBody(request.headers)) void reply.header('Connection', 'close');
       void sendError(reply, toAppError(error, request));
     },
     ajv: { customOptions: { removeAdditional: false } },
@@ -140,13 +139,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if ([route.method].flat().every((method) => BODYLESS_METHODS.has(method))) return;
     // First, as it ran when it was installed for every route.
     route.preParsing = [continueIfExpected, ...[route.preParsing ?? []].flat()];
-  });
-  // A response sent before the request's body was read (refused by authentication, rate
-  // limits, size or content type, or a body on GET) closes the connection: otherwise the
-  // server would go on reading, and discarding, whatever the client still sends.
-  app.addHook('onSend', (request, reply, payload, done) => {
-    if (request.body === undefined && declaresBody(request.headers)) reply.header('Connection', 'close');
-    done(null, payload);
   });
   // One line per request, after the response: method, path, status and time, never headers.
   // It goes to the root logger with the request id as a field, which is the line a child

@@ -1,7 +1,7 @@
 // The one place where errors become responses. Catalogued AppErrors keep their code and
 // message; framework errors are translated; anything else is logged and answered as a bare
 // internal_error, so no internal detail reaches a client.
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingHttpHeaders } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorCode } from '../shared/errors.ts';
@@ -42,7 +42,23 @@ export function errorBody(error: AppError) {
   };
 }
 
+/** Whether the request says a body follows (which may or may not have been read). */
+export function declaresBody(headers: IncomingHttpHeaders): boolean {
+  const length = headers['content-length'];
+  return headers['transfer-encoding'] !== undefined || (length !== undefined && Number(length) > 0);
+}
+
+/**
+ * Every refusal is sent here, including those made before the request's body was read (by
+ * authentication, rate limits, size or content type, an unknown route, or a body on GET).
+ * Those close the connection: otherwise the server would go on reading, and discarding,
+ * whatever the client still sends. (Here rather than in an onSend hook, which would make every
+ * response run that phase; a response that is not a refusal has read its body.)
+ */
 export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
+  if (reply.request.body === undefined && declaresBody(reply.request.headers)) {
+    void reply.header('Connection', 'close');
+  }
   return reply
     .code(STATUS_BY_CODE[error.code])
     .type('application/json; charset=utf-8')
