@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
 import { openRuntime } from '../../src/runtime.ts';
-import { runCli } from '../helpers/cli.ts';
+import { runCli, type CliResult } from '../helpers/cli.ts';
 
 function tempDatabase(t: { after: (fn: () => void) => void }): Record<string, string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-cli-'));
@@ -163,10 +163,14 @@ describe('the tributary command', () => {
       [{ SECRET_KEY: 'short' }, /SECRET_KEY must be 64 hexadecimal/],
       [{ WEBHOOK_RETRY_DELAYS: '1m,soon' }, /WEBHOOK_RETRY_DELAYS must be/],
     ];
-    for (const [bad, message] of cases) {
-      const res = await runCli(['users', 'create'], { ...env, ...bad });
+    // Each is refused while reading the configuration, before the database is opened, so they
+    // can run side by side.
+    const results = await Promise.all(cases.map(([bad]) => runCli(['users', 'create'], { ...env, ...bad })));
+    for (const [i, [bad, message]] of cases.entries()) {
+      const res = results[i] as CliResult;
       assert.equal(res.code, 2, JSON.stringify(bad));
       assert.match(res.stderr, message);
     }
+    assert.equal(fs.existsSync(env.DATABASE_URL ?? ''), false, 'no database was made');
   });
 });

@@ -7,10 +7,10 @@ import { sql } from 'kysely';
 import { openDatabase, type Db } from '../../src/db/database.ts';
 import { announceOutboxWrite } from '../../src/events/outbox-signal.ts';
 import { newId } from '../../src/shared/ids.ts';
-import { RATE_LIMIT_WINDOW_MS } from '../../src/http/rate-limit-store.ts';
 import { createTestDatabase, POSTGRES_ADMIN_URL, type TestDatabase } from '../helpers/databases.ts';
 import { ALWAYS_OK, startReceiver, type HttpsReceiver } from '../helpers/https-receiver.ts';
 import { testCa } from '../helpers/test-ca.ts';
+import { waitFor } from '../helpers/wait.ts';
 import {
   startService,
   tributaryCli,
@@ -160,13 +160,9 @@ async function claimedRows(db: Db): Promise<number> {
   return row.claimed;
 }
 
-/** Fixed windows: start a budget test with enough of the window left that it cannot straddle two. */
-async function awaitRoomInWindow(neededMs: number): Promise<void> {
-  const left = RATE_LIMIT_WINDOW_MS - (Date.now() % RATE_LIMIT_WINDOW_MS);
-  if (left < neededMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
-}
-
-describe('many processes on PostgreSQL and Redis', { skip: SKIP, timeout: 120_000 }, () => {
+// The timeout only stops a hang: on a machine whose cores are busy elsewhere the two tests
+// have taken two minutes together.
+describe('many processes on PostgreSQL and Redis', { skip: SKIP, timeout: 400_000 }, () => {
   test('two API processes share one key budget of 1,000 a minute; the 1,001st on either is 429', async (t) => {
     const database = await createTestDatabase('postgres');
     t.after(() => database.drop());
@@ -182,7 +178,6 @@ describe('many processes on PostgreSQL and Redis', { skip: SKIP, timeout: 120_00
     // Migrations are their own step, before any server starts.
     await tributaryCli(env, ['migrate']);
     const userId = await tributaryCli(env, ['users', 'create', '--name', 'Scale test']);
-    const key = await tributaryCli(env, ['keys', 'create', '--user', userId, '--scope', 'read']);
 
     const started = await startApiProcesses(t, ['api-1', 'api-2'], env, database.dataDir);
     const apis = started.map((api) => api.service);
@@ -192,8 +187,18 @@ describe('many processes on PostgreSQL and Redis', { skip: SKIP, timeout: 120_00
       assert.deepEqual(ready.checks, { database: 'ok', redis: 'ok' }, `${origin} checks Redis for readiness`);
     }
 
-    await awaitRoomInWindow(20_000);
-    const replies = await spread(origins, key, BUDGET, 20);
+    // Windows are fixed minutes of the wall clock. A burst that a new minute cuts in two gets
+    // a fresh budget half-way and proves nothing; it is tried again with a fresh key, instead
+    // of waiting for the start of a minute (up to a minute on a loaded machine).
+    let replies: Reply[] = [];
+    let refusals: Reply[] = [];
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const key = await tributaryCli(env, ['keys', 'create', '--user', userId, '--scope', 'read']);
+      replies = await spread(origins, key, BUDGET, 20);
+      refusals = [];
+      for (const origin of origins) refusals.push(await call(origin, key));
+      if (new Set([...replies, ...refusals].map((reply) => reply.reset)).size === 1) break;
+    }
     const refusedEarly = replies.filter((reply) => reply.status !== 200);
     assert.equal(
       refusedEarly.length,
@@ -207,8 +212,8 @@ describe('many processes on PostgreSQL and Redis', { skip: SKIP, timeout: 120_00
     );
     assert.equal(new Set(replies.map((reply) => reply.reset)).size, 1, 'one window for the key');
 
-    for (const origin of origins) {
-      const refused = await call(origin, key);
+    for (const [i, origin] of origins.entries()) {
+      const refused = refusals[i] as Reply;
       assert.equal(refused.status, 429, `the 1,001st request on ${origin}`);
       assert.equal(refused.code, 'rate_limit_exceeded');
       assert.equal(refused.limit, String(BUDGET));
@@ -292,9 +297,11 @@ describe('many processes on PostgreSQL and Redis', { skip: SKIP, timeout: 120_00
     for (const receiver of receivers) receiver.script = () => ({ status: 200, body: '{}', delayMs: 300 });
     const before = delivered();
     const killBurst = writeEvents(handle.db, userId, 1000, 'b');
-    while (delivered() < before + 100 || (await claimedRows(handle.db)) <= 16 * 5) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await waitFor(async () => delivered() >= before + 100 && (await claimedRows(handle.db)) > 16 * 5, {
+      what: 'both workers to hold claims',
+      timeoutMs: 60_000,
+      intervalMs: 20,
+    });
     await workers[1]!.stop('SIGKILL');
     for (const receiver of receivers) receiver.script = ALWAYS_OK;
     const afterKill = await killBurst;
@@ -307,7 +314,11 @@ describe('many processes on PostgreSQL and Redis', { skip: SKIP, timeout: 120_00
     // SIGTERM mid-burst: the worker finishes or releases what it claimed, and exits cleanly.
     const beforeTerm = delivered();
     const termBurst = writeEvents(handle.db, userId, 500, 'c');
-    while (delivered() < beforeTerm + 200) await new Promise((resolve) => setTimeout(resolve, 5));
+    await waitFor(() => delivered() >= beforeTerm + 200, {
+      what: 'the burst to be under way',
+      timeoutMs: 60_000,
+      intervalMs: 5,
+    });
     const [workerExit, apiExit] = await Promise.all([workers[0]!.stop('SIGTERM'), api.stop('SIGTERM')]);
     assert.equal(workerExit, 0, workers[0]!.log().slice(-2000));
     assert.equal(apiExit, 0, api.log().slice(-2000));
