@@ -50,7 +50,6 @@ export function createServices(
     videos: new VideoService(db, clock, urls),
     subscriptions: new SubscriptionService(db, clock),
     webhooks: new WebhookService(db, clock, webhookSecrets, {
-      dialect: database.dialect,
       allowPrivateTargets: config.webhooks?.allowPrivateTargets ?? false,
     }),
     webhookSecrets,

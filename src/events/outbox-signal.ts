@@ -5,8 +5,9 @@
 // Across processes on PostgreSQL: LISTEN/NOTIFY on this channel, sent inside the transaction
 // so it is delivered only if the event is committed.
 import { EventEmitter } from 'node:events';
-import { PostgresAdapter, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { dialectOf } from '../db/dialect.ts';
 
 export const OUTBOX_CHANNEL = 'tributary_outbox';
 
@@ -20,13 +21,5 @@ export function onOutboxWrite(listener: () => void): () => void {
 
 export async function announceOutboxWrite(trx: Db): Promise<void> {
   signal.emit('write');
-  if (isPostgres(trx)) await sql`select pg_notify(${OUTBOX_CHANNEL}, '')`.execute(trx);
-}
-
-/**
- * Services hand the outbox a transaction, not the dialect. Kysely's executor knows it; this is
- * the one place that asks.
- */
-export function isPostgres(db: Db): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
+  if (dialectOf(trx) === 'postgres') await sql`select pg_notify(${OUTBOX_CHANNEL}, '')`.execute(trx);
 }

@@ -2,23 +2,20 @@
 // events not yet dispatched and marks them dispatched; the sender reads what it puts in an
 // envelope. Writing an event is recordEvent (outbox.ts), inside the change it reports.
 import type { Db } from '../db/database.ts';
+import { dialectOf } from '../db/dialect.ts';
 import type { EventRow } from './event.table.ts';
 
 export type PendingEvent = Pick<EventRow, 'id' | 'type' | 'account_id' | 'data'>;
 
 /** Events not yet fanned out, oldest first. On PostgreSQL other workers skip the rows locked here. */
-export async function lockUndispatchedEvents(
-  trx: Db,
-  limit: number,
-  skipLocked: boolean,
-): Promise<PendingEvent[]> {
+export async function lockUndispatchedEvents(trx: Db, limit: number): Promise<PendingEvent[]> {
   let query = trx
     .selectFrom('events')
     .select(['id', 'type', 'account_id', 'data'])
     .where('dispatched_at', 'is', null)
     .orderBy('created_at', 'asc')
     .limit(limit);
-  if (skipLocked) query = query.forUpdate().skipLocked();
+  if (dialectOf(trx) === 'postgres') query = query.forUpdate().skipLocked();
   return query.execute();
 }
 

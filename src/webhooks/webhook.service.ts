@@ -1,4 +1,4 @@
-import type { Db, Dialect } from '../db/database.ts';
+import type { Db } from '../db/database.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import type { EventType } from '../events/event.table.ts';
 import { recordEvent } from '../events/outbox.ts';
@@ -22,7 +22,6 @@ export interface RegisterWebhookInput {
 }
 
 export interface WebhookServiceOptions {
-  dialect: Dialect;
   allowPrivateTargets: boolean;
 }
 
@@ -96,7 +95,7 @@ export class WebhookService {
   async delete(accountId: string, id: string): Promise<void> {
     const deleted = await this.db.transaction().execute(async (trx) => {
       const removed = await repo.deleteWebhook(trx, id, accountId);
-      if (removed) await notifyWebhookRemovedInTransaction(trx, id, this.options.dialect === 'postgres');
+      if (removed) await notifyWebhookRemovedInTransaction(trx, id);
       return removed;
     });
     // Another account's webhook is indistinguishable from a missing one.

@@ -2,6 +2,7 @@
 // settled with one attempt row per try.
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { dialectOf } from '../../db/dialect.ts';
 import type { DeliveryAttemptRow, DeliveryStatus, WebhookDeliveryRow } from '../webhook.table.ts';
 
 // Literal, not bound: the partial indexes on live rows (see the migration) are usable only
@@ -81,7 +82,6 @@ export interface ClaimRequest {
   leaseUntil: number;
   leaseToken: string;
   limit: number;
-  skipLocked: boolean;
 }
 
 /**
@@ -108,7 +108,7 @@ export async function claimDueDeliveries(db: Db, request: ClaimRequest): Promise
     )
     .orderBy('next_attempt_at', 'asc')
     .limit(request.limit);
-  if (request.skipLocked) due = due.forUpdate('webhook_deliveries').skipLocked();
+  if (dialectOf(db) === 'postgres') due = due.forUpdate('webhook_deliveries').skipLocked();
   return (
     db
       .updateTable('webhook_deliveries')

@@ -30,9 +30,9 @@ export function subscribersOf(event: outbox.PendingEvent, webhooks: readonly Sub
 }
 
 /** One pass over at most EVENTS_PER_PASS events; returns how many it dispatched. */
-export async function fanOutOnce(db: Db, now: number, skipLocked: boolean): Promise<number> {
+export async function fanOutOnce(db: Db, now: number): Promise<number> {
   return db.transaction().execute(async (trx) => {
-    const events = await outbox.lockUndispatchedEvents(trx, EVENTS_PER_PASS, skipLocked);
+    const events = await outbox.lockUndispatchedEvents(trx, EVENTS_PER_PASS);
     if (events.length === 0) return 0;
     const accounts = [...new Set(events.map((event) => event.account_id))];
     const webhooks = await findActiveWebhooksOf(trx, accounts);
@@ -53,10 +53,10 @@ export async function fanOutOnce(db: Db, now: number, skipLocked: boolean): Prom
   });
 }
 
-export async function fanOutAll(db: Db, now: () => number, skipLocked: boolean): Promise<number> {
+export async function fanOutAll(db: Db, now: () => number): Promise<number> {
   let total = 0;
   for (;;) {
-    const dispatched = await fanOutOnce(db, now(), skipLocked);
+    const dispatched = await fanOutOnce(db, now());
     total += dispatched;
     if (dispatched < EVENTS_PER_PASS) return total;
   }

@@ -6,6 +6,7 @@
 import { EventEmitter } from 'node:events';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { dialectOf } from '../../db/dialect.ts';
 
 export const WEBHOOK_REMOVED_CHANNEL = 'tributary_webhook_removed';
 
@@ -18,12 +19,9 @@ export function onWebhookRemoved(listener: (webhookId: string) => void): () => v
 }
 
 /** Call inside the transaction that removes the webhook. */
-export async function notifyWebhookRemovedInTransaction(
-  trx: Db,
-  webhookId: string,
-  postgres: boolean,
-): Promise<void> {
-  if (postgres) await sql`select pg_notify(${WEBHOOK_REMOVED_CHANNEL}, ${webhookId})`.execute(trx);
+export async function notifyWebhookRemovedInTransaction(trx: Db, webhookId: string): Promise<void> {
+  if (dialectOf(trx) === 'postgres')
+    await sql`select pg_notify(${WEBHOOK_REMOVED_CHANNEL}, ${webhookId})`.execute(trx);
 }
 
 /** Call after the removing transaction committed. */

@@ -1,7 +1,6 @@
 // Starts a delivery worker over a runtime's database and configuration: what `serve` and
 // `tributary worker` share.
 import type { Logger } from 'pino';
-import { isPostgresUrl } from '../../config.ts';
 import type { Runtime } from '../../runtime.ts';
 import { DeliveryWorker } from './worker.ts';
 
@@ -13,7 +12,7 @@ export async function startDeliveryWorker(runtime: Runtime, logger: Logger): Pro
     config: config.webhooks,
     secrets: services.webhookSecrets,
     logger,
-    listenUrl: isPostgresUrl(config.databaseUrl) ? config.databaseUrl : undefined,
+    listenUrl: config.databaseUrl,
   });
   await worker.start();
   return worker;

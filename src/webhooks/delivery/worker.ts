@@ -8,6 +8,7 @@
 import type { Logger } from 'pino';
 import type { WebhookConfig } from '../../config.ts';
 import type { DatabaseHandle } from '../../db/database.ts';
+import { dialectOf } from '../../db/dialect.ts';
 import { findEventsForSending, type EventForSending } from '../../events/outbox.repository.ts';
 import { onOutboxWrite } from '../../events/outbox-signal.ts';
 import type { Clock } from '../../shared/clock.ts';
@@ -34,7 +35,7 @@ export interface DeliveryWorkerOptions {
   config: WebhookConfig;
   secrets: SecretBox;
   logger: Logger;
-  /** A PostgreSQL URL to LISTEN on; without it (or on SQLite) the worker polls. */
+  /** The database's URL, to LISTEN on when it is PostgreSQL; without it, or on SQLite, the worker polls. */
   listenUrl?: string | undefined;
   /** Tests only: the CA that signed the test receivers' certificates. */
   ca?: string | Buffer | undefined;
@@ -76,7 +77,6 @@ export class DeliveryWorker {
   private readonly secrets: SecretCache;
   private readonly leaseToken = `lease_${randomBase62(16)}`;
   private readonly leaseMs: number;
-  private readonly skipLocked: boolean;
 
   private readonly sends = new Set<Promise<void>>();
   private listener: PostgresListener | undefined;
@@ -99,8 +99,8 @@ export class DeliveryWorker {
       options.perWebhookConcurrency ?? DEFAULT_PER_WEBHOOK_CONCURRENCY,
     );
     this.secrets = new SecretCache(options.secrets);
-    this.skipLocked = options.database.dialect === 'postgres';
-    const pollMs = options.pollIntervalMs ?? (this.skipLocked ? POSTGRES_POLL_MS : SQLITE_POLL_MS);
+    const postgres = dialectOf(options.database.db) === 'postgres';
+    const pollMs = options.pollIntervalMs ?? (postgres ? POSTGRES_POLL_MS : SQLITE_POLL_MS);
     this.scheduler = new CycleScheduler({
       clock: options.clock,
       pollMs,
@@ -132,7 +132,7 @@ export class DeliveryWorker {
         this.aborts.remove(id);
       }),
     );
-    if (this.options.database.dialect === 'postgres' && this.options.listenUrl !== undefined) {
+    if (dialectOf(this.options.database.db) === 'postgres' && this.options.listenUrl !== undefined) {
       this.listener = new PostgresListener(
         this.options.listenUrl,
         {
@@ -185,7 +185,7 @@ export class DeliveryWorker {
       const recovered = await deliveries.recoverExpiredLeases(database.db, now);
       if (recovered > 0) this.options.logger.warn({ recovered }, 'took over deliveries whose lease expired');
     }
-    await fanOutAll(database.db, () => clock.now(), this.skipLocked);
+    await fanOutAll(database.db, () => clock.now());
     const claims = await this.claim();
     if (claims.length === 0) return false;
     await this.prepareAndSend(claims);
@@ -219,7 +219,6 @@ export class DeliveryWorker {
           leaseUntil: now + this.leaseMs,
           leaseToken: this.leaseToken,
           limit: slots,
-          skipLocked: this.skipLocked,
         });
         budget -= claims.length;
         taken.push(...claims);
