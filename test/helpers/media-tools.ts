@@ -13,7 +13,13 @@ export interface Push {
   exited: Promise<{ code: number | null; stderr: string; at: number }>;
   /** When ffmpeg was started (epoch ms). */
   startedAt: number;
+  /** Kills ffmpeg outright, as a crashed encoder or a pulled cable would end a stream. */
   stop(): void;
+  /**
+   * Ends the stream as an encoder's Stop button does (SIGINT: ffmpeg finishes and closes the
+   * stream as when its `-t` runs out), for a test that pushes until it has seen what it needs.
+   */
+  end(): void;
 }
 
 /**
@@ -77,6 +83,9 @@ export function pushTestPattern(url: string, seconds: number, options: { size?: 
     startedAt: Date.now(),
     stop: () => {
       child.kill('SIGKILL');
+    },
+    end: () => {
+      child.kill('SIGINT');
     },
   };
 }

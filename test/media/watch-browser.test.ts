@@ -19,7 +19,12 @@ for (const dialect of DIALECTS) {
       const get = async () =>
         (await server.request('GET', `/v1/streams/${created.id}`, { key: account.readKey })).body;
 
-      const push = pushTestPattern(`${created.ingest.rtmp_url}/${created.ingest.stream_key}`, 24);
+      // Pushed until the viewers have been counted, however long a loaded machine takes; the
+      // 120 s of `-t` only bound a test that fails before it ends the push.
+      const push = pushTestPattern(`${created.ingest.rtmp_url}/${created.ingest.stream_key}`, 120);
+      t.after(() => {
+        push.stop();
+      });
       await waitFor('live', async () => (await get()).status === 'live');
 
       // Private is unlisted: the page needs no key, only the link.
@@ -64,6 +69,7 @@ for (const dialect of DIALECTS) {
       assert.equal(afterLeave.peak_viewer_count, 2);
 
       // The stream ends and its recording is published; its page plays the video.
+      push.end();
       await push.exited;
       await waitFor('the stream to end', async () => (await get()).status === 'ended', { timeoutMs: 15_000 });
       const published = await waitFor('video.published', async () => {
