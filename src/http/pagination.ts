@@ -2,17 +2,12 @@
 // page and a digest of the filters it was made under, authenticated with an HMAC, so a
 // forged, edited or reused-with-other-filters cursor is refused instead of misread.
 import { createHash, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
+import type { KeysetPosition } from '../db/keyset.ts';
 import { AppError } from '../shared/errors.ts';
 import { LruCache } from '../shared/lru.ts';
 
 const PREFIX = 'cur_';
 const MAC_BYTES = 16;
-
-/** The position after which the next page starts: the last item's sort key. */
-export interface KeysetPosition {
-  sortKey: number;
-  id: string;
-}
 
 export type CursorFilters = Record<string, string | undefined>;
 

@@ -1,7 +1,7 @@
 import { sql, type Updateable } from 'kysely';
 import { compiledQuery, literalLimit } from '../db/compiled-query.ts';
 import type { Db } from '../db/database.ts';
-import type { KeysetPosition } from '../http/pagination.ts';
+import type { KeysetPosition } from '../db/keyset.ts';
 import type { StoredStreamKey } from './stream-key-vault.ts';
 import type { NewStreamRow, StreamRow, StreamStatus, StreamTable } from './stream.table.ts';
 

@@ -1,7 +1,7 @@
 import type { Principal } from '../accounts/account.service.ts';
 import type { Db } from '../db/database.ts';
 import { recordEvent } from '../events/outbox.ts';
-import type { KeysetPosition } from '../http/pagination.ts';
+import type { KeysetPosition } from '../db/keyset.ts';
 import { DEFAULT_STREAM_CATEGORY } from '../shared/categories.ts';
 import type { Clock } from '../shared/clock.ts';
 import { invalidParameter, notFound, stateConflict } from '../shared/errors.ts';

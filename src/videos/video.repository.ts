@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { compiledQuery, literalLimit } from '../db/compiled-query.ts';
 import type { Db } from '../db/database.ts';
-import type { KeysetPosition } from '../http/pagination.ts';
+import type { KeysetPosition } from '../db/keyset.ts';
 import type { NewVideoRow, VideoRow } from './video.table.ts';
 
 // A page reads only what its items show: chapters and tags are the longest columns.

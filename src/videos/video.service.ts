@@ -1,6 +1,6 @@
 import type { Db } from '../db/database.ts';
 import { recordEvent } from '../events/outbox.ts';
-import type { KeysetPosition } from '../http/pagination.ts';
+import type { KeysetPosition } from '../db/keyset.ts';
 import { CATEGORIES, DEFAULT_STREAM_CATEGORY } from '../shared/categories.ts';
 import type { Clock } from '../shared/clock.ts';
 import { invalidParameter, notFound } from '../shared/errors.ts';
