@@ -1,12 +1,5 @@
 import type { Selectable } from 'kysely';
-
-export type EventType =
-  | 'stream.started'
-  | 'stream.ended'
-  | 'video.published'
-  | 'subscription.created'
-  | 'subscription.cancelled'
-  | 'ping';
+import type { EventType } from './event-types.ts';
 
 /** The outbox: one row per event, written in the same transaction as the change it reports. */
 export interface EventTable {

@@ -1,6 +1,6 @@
 import type { Db } from '../db/database.ts';
 import { newId } from '../shared/ids.ts';
-import type { EventType } from './event.table.ts';
+import type { EventType } from './event-types.ts';
 import { announceOutboxWrite } from './outbox-signal.ts';
 
 export interface NewEvent {

@@ -1,15 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { StringEnum, Timestamp } from '../http/schemas.ts';
+import { EVENT_TYPES } from '../events/event-types.ts';
 import { MAX_URL_LENGTH } from './url-safety.ts';
-
-export const EVENT_TYPES = [
-  'stream.started',
-  'stream.ended',
-  'video.published',
-  'subscription.created',
-  'subscription.cancelled',
-  'ping',
-] as const;
 
 export const MAX_WEBHOOKS_PER_ACCOUNT = 20;
 

@@ -1,6 +1,6 @@
 import type { Db } from '../db/database.ts';
 import { isUniqueViolation } from '../db/errors.ts';
-import type { EventType } from '../events/event.table.ts';
+import { EVENT_TYPES, isEventType, type EventType } from '../events/event-types.ts';
 import { recordEvent } from '../events/outbox.ts';
 import type { Clock } from '../shared/clock.ts';
 import { AppError, invalidParameter, notFound, stateConflict } from '../shared/errors.ts';
@@ -10,7 +10,7 @@ import type { SecretBox } from '../shared/secret-box.ts';
 import { checkWebhookUrl } from './url-safety.ts';
 import * as repo from './webhook.repository.ts';
 import type { PublicWebhookRow } from './webhook.repository.ts';
-import { EVENT_TYPES, MAX_WEBHOOKS_PER_ACCOUNT } from './webhook.schemas.ts';
+import { MAX_WEBHOOKS_PER_ACCOUNT } from './webhook.schemas.ts';
 import { announceWebhookRemoved, notifyWebhookRemovedInTransaction } from './delivery/removal-signal.ts';
 import type { WebhookEventFilter } from './webhook.table.ts';
 
@@ -137,15 +137,17 @@ function checkEvents(events: string[]): WebhookEventFilter[] {
       throw invalidParameter('events', "'*' selects every event and must be the only item.");
     return ['*'];
   }
+  const types: EventType[] = [];
   for (const event of events) {
-    if (!(EVENT_TYPES as readonly string[]).includes(event)) {
+    if (!isEventType(event)) {
       throw invalidParameter(
         'events',
         `Unknown event type '${event}'. Use ${EVENT_TYPES.join(', ')}, or '*' alone for all events.`,
       );
     }
+    types.push(event);
   }
-  return events as EventType[];
+  return types;
 }
 
 function urlTakenError(): AppError {

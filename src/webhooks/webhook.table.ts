@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { EventType } from '../events/event.table.ts';
+import type { EventType } from '../events/event-types.ts';
 
 export type WebhookStatus = 'active' | 'disabled';
 

@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import { DIALECTS } from '../helpers/databases.ts';
 import { startReceiver, type ReceivedRequest } from '../helpers/https-receiver.ts';
 import type { TestServer } from '../helpers/server.ts';
-import type { EventType } from '../../src/events/event.table.ts';
+import type { EventType } from '../../src/events/event-types.ts';
 import { eventually, registerWebhook, sleep, startWebhookServer } from './harness.ts';
 
 /** An implementation independent of the service's: node:crypto over the raw bytes received. */

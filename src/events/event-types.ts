@@ -1,0 +1,18 @@
+// The event types the outbox records and webhooks subscribe to: one list, and the type read
+// from it, so adding a type is one edit and the API's validation cannot disagree with the table.
+export const EVENT_TYPES = [
+  'stream.started',
+  'stream.ended',
+  'video.published',
+  'subscription.created',
+  'subscription.cancelled',
+  'ping',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+const KNOWN: ReadonlySet<string> = new Set(EVENT_TYPES);
+
+export function isEventType(value: string): value is EventType {
+  return KNOWN.has(value);
+}
