@@ -8,7 +8,14 @@
 // a key derived from SECRET_KEY.
 //
 //   BARE_DATABASE=file.db BARE_PORT=8090 BARE_VIEWER=usr_... SECRET_KEY=<64 hex> node bench/bare-server.ts
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHmac,
+  createSecretKey,
+  hkdfSync,
+  randomBytes,
+} from 'node:crypto';
 import http from 'node:http';
 import { DatabaseSync } from 'node:sqlite';
 
@@ -18,14 +25,17 @@ const viewer = process.env.BARE_VIEWER ?? '';
 const base = `http://localhost:${port}`;
 
 const db = new DatabaseSync(file);
-// The service's derivation (src/shared/secret-key.ts), so the bare server opens what it sealed.
-const STREAM_KEY_SECRET = Buffer.from(
-  hkdfSync(
-    'sha256',
-    Buffer.from(process.env.SECRET_KEY ?? '', 'hex'),
-    Buffer.alloc(0),
-    'tributary:stream-key-secrets',
-    32,
+// The service's derivation (src/shared/secret-key.ts), so the bare server opens what it sealed;
+// a KeyObject prepared once, as the service's SecretBox holds it.
+const STREAM_KEY_SECRET = createSecretKey(
+  Buffer.from(
+    hkdfSync(
+      'sha256',
+      Buffer.from(process.env.SECRET_KEY ?? '', 'hex'),
+      Buffer.alloc(0),
+      'tributary:stream-key-secrets',
+      32,
+    ),
   ),
 );
 const RTMP_INGEST = `rtmp://localhost:1935/live`;
