@@ -88,7 +88,7 @@ async function call(
   const response = await fetch(`${running.origin}${path}`, {
     method,
     headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await response.text();
   const answer: Answer = { status: response.status, body: parseJson(text) };

@@ -7,6 +7,7 @@ import net from 'node:net';
 import { Writable } from 'node:stream';
 import type { TestContext } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import type { LogConfig } from 'kysely';
 import type { Logger } from 'pino';
 import { buildApp } from '../../src/app.ts';
 import type { HttpLimitsConfig, IngestConfig, WebhookConfig } from '../../src/config.ts';
@@ -66,6 +67,8 @@ export interface TestAppOptions {
   media?: MediaOptions;
   /** The master secret (32 bytes of 7 unless given). */
   secretKey?: Buffer;
+  /** Hears every database query (a test counts them). */
+  databaseLog?: LogConfig;
 }
 
 export interface Account {
@@ -257,7 +260,7 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
   };
   t.after(stopAll);
 
-  const handle = openDatabase(database.url);
+  const handle = openDatabase(database.url, options.databaseLog ? { log: options.databaseLog } : {});
   stops.push(() => handle.close());
   await migrateToLatest(handle.db);
   const clock = options.clock ?? new TestClock();
@@ -333,7 +336,7 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
       config,
       secrets: services.webhookSecrets,
       logger: logger ?? createLogger('silent'),
-      listenUrl: handle.dialect === 'postgres' ? database.url : undefined,
+      listenUrl: options.dialect === 'postgres' ? database.url : undefined,
       ca: testCa().caPem,
       ...(options.worker === true ? {} : options.worker),
     });
