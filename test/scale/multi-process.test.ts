@@ -245,9 +245,13 @@ describe('many processes on PostgreSQL and Redis', { skip: SKIP, timeout: 400_00
       REDIS_URL,
       RATE_LIMIT_PER_KEY: '100000',
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      // A short timeout makes a short lease (2 x timeout + 2 s): a killed worker's claims
-      // are taken over after about 4 s instead of 12.
-      WEBHOOK_TIMEOUT_MS: '1000',
+      // A shorter timeout makes a shorter lease (2 x timeout + 2 s): a killed worker's claims
+      // are taken over after about 8 s instead of 12. Not shorter: on a machine whose cores
+      // are busy elsewhere an attempt at a receiver that answers at once has taken over 1 s,
+      // and a timed-out attempt waits for its retry.
+      WEBHOOK_TIMEOUT_MS: '3000',
+      // A retry, should one be needed, within the wait for arrivals rather than after a minute.
+      WEBHOOK_RETRY_DELAYS: '1s,1s,1s',
       NODE_EXTRA_CA_CERTS: testCa().caFile,
       LOG_LEVEL: 'info',
     };
@@ -307,7 +311,7 @@ describe('many processes on PostgreSQL and Redis', { skip: SKIP, timeout: 400_00
     const afterKill = await killBurst;
     await allArrive(receivers, afterKill, 60_000);
     // A receiver records a request when it arrives, so the killed worker's last sends may
-    // already count; its claims are still taken over once their lease (4 s) runs out.
+    // already count; its claims are still taken over once their lease (8 s) runs out.
     await untilLogged(workers[0]!, /took over deliveries whose lease expired/);
     await allSettled(handle.db, 30_000);
 
