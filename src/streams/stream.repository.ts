@@ -102,14 +102,31 @@ export async function updateStreamIfStatus(
     .executeTakeFirst();
 }
 
-/** The sealed stream key is read only here, for its creator's eyes. */
-export async function findStreamKeyCiphertext(db: Db, id: string): Promise<string | null | undefined> {
-  const row = await db
+// The sealed stream key is read only here, and only for the stream's creator: for anyone else
+// the column comes back null. The creator's read of a stream then needs no second query.
+const findStreamWithSealedKeyQuery = compiledQuery((db, p: { id: string; creatorId: string }) =>
+  db
     .selectFrom('streams')
-    .select(['stream_key_ciphertext'])
-    .where('id', '=', id)
-    .executeTakeFirst();
-  return row?.stream_key_ciphertext;
+    .select(STREAM_COLUMNS)
+    .select((eb) =>
+      eb
+        .case()
+        .when('creator_id', '=', p.creatorId)
+        .then(eb.ref('stream_key_ciphertext'))
+        .end()
+        .as('stream_key_ciphertext'),
+    )
+    .where('id', '=', p.id),
+);
+
+/** A stream, with its sealed key when `creatorId` created it (null otherwise, or if it has none). */
+export async function findStreamWithSealedKey(
+  db: Db,
+  id: string,
+  creatorId: string,
+): Promise<(StreamRow & { stream_key_ciphertext: string | null }) | undefined> {
+  const rows = await findStreamWithSealedKeyQuery.execute(db, { id, creatorId });
+  return rows[0];
 }
 
 /** The ingest's lookup: an equality match on the unique index of keyed hashes. */

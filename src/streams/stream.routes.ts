@@ -64,8 +64,8 @@ export const streamRoutes: FastifyPluginAsyncTypebox<StreamRoutesOptions> = asyn
       },
     },
     async (request) => {
-      const stream = await streams.get(request.params.id);
-      return toStreamDetail(stream, urls, await streams.streamKeyFor(stream, callerOf(request)));
+      const { stream, streamKey } = await streams.getWithKey(request.params.id, callerOf(request));
+      return toStreamDetail(stream, urls, streamKey);
     },
   );
 

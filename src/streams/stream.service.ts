@@ -28,6 +28,12 @@ export interface CreatedStream {
   streamKey: string;
 }
 
+export interface StreamWithKey {
+  stream: StreamRow;
+  /** Only for the stream's creator, with a write-scoped key. */
+  streamKey: string | undefined;
+}
+
 export interface ListStreamsInput {
   viewerId: string;
   status?: StreamStatus | undefined;
@@ -89,18 +95,21 @@ export class StreamService {
   }
 
   /**
-   * The secret stream key, for its creator's write-scoped keys only (a key that may publish is
-   * as powerful as one that may reset it); undefined for anyone else.
+   * A stream by ID, with its secret stream key when the caller is its creator using a
+   * write-scoped key (a key that may publish is as powerful as one that may reset it). Any
+   * authenticated caller may read a stream: private means unlisted. One query either way.
    */
-  async streamKeyFor(
-    stream: StreamRow,
-    caller: Pick<Principal, 'userId' | 'scope'>,
-  ): Promise<string | undefined> {
-    if (stream.creator_id !== caller.userId || caller.scope !== 'write') return undefined;
-    const ciphertext = await repo.findStreamKeyCiphertext(this.db, stream.id);
-    if (ciphertext === null || ciphertext === undefined) return undefined;
+  async getWithKey(id: string, caller: Pick<Principal, 'userId' | 'scope'>): Promise<StreamWithKey> {
+    if (caller.scope !== 'write') return { stream: await this.get(id), streamKey: undefined };
+    const row = await repo.findStreamWithSealedKey(this.db, id, caller.userId);
+    if (!row) throw notFound('stream', id);
+    const { stream_key_ciphertext: sealed, ...stream } = row;
+    return { stream, streamKey: sealed === null ? undefined : this.openStreamKey(sealed, id) };
+  }
+
+  private openStreamKey(sealed: string, streamId: string): string | undefined {
     try {
-      return this.keys.open(ciphertext, stream.id);
+      return this.keys.open(sealed, streamId);
     } catch {
       // Sealed under another master secret (SECRET_KEY was changed): the key is lost, and
       // the ingest no longer admits it either. The creator resets it to get a working one.

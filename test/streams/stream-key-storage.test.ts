@@ -172,8 +172,10 @@ for (const dialect of DIALECTS) {
         const scan = await tablesHolding(db, dialect, oldKey(n));
         assert.ok(scan.scanned > 0);
         assert.deepEqual(scan.holding, [], `old key ${n} is no longer stored in plain text`);
-        assert.equal(await streams.streamKeyFor(found, { userId: 'usr_old', scope: 'write' }), oldKey(n));
-        assert.equal(await streams.streamKeyFor(found, { userId: 'usr_old', scope: 'read' }), undefined);
+        const asCreator = await streams.getWithKey(`str_old${n}`, { userId: 'usr_old', scope: 'write' });
+        assert.equal(asCreator.streamKey, oldKey(n));
+        const readOnly = await streams.getWithKey(`str_old${n}`, { userId: 'usr_old', scope: 'read' });
+        assert.equal(readOnly.streamKey, undefined);
       }
       assert.equal(await streams.findByStreamKey(oldKey(4)), undefined);
       const video = await sql<{ source_stream_id: string }>`
