@@ -56,7 +56,8 @@ export async function startOwnRedis(t: TestContext): Promise<OwnRedis> {
     child = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no'], {
       stdio: 'ignore',
     });
-    const deadline = Date.now() + 5_000;
+    // Only a failure waits this long: redis-server starts in milliseconds on an idle machine.
+    const deadline = Date.now() + 20_000;
     while (Date.now() < deadline) {
       const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
       probe.on('error', () => undefined);
