@@ -17,11 +17,10 @@ import type { Tables } from './schema.ts';
 
 export type Db = Kysely<Tables>;
 export type { Dialect } from './dialect.ts';
-import type { Dialect } from './dialect.ts';
 
+/** Which dialect it speaks is asked of `db` (dialectOf in dialect.ts), not of the URL. */
 export interface DatabaseHandle {
   db: Db;
-  dialect: Dialect;
   close(): Promise<void>;
 }
 
@@ -51,11 +50,11 @@ export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Da
     // the pool and replaced on the next query; without a listener its error would end the process.
     pool.on('error', () => undefined);
     const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }), ...log });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    return { db, close: () => db.destroy() };
   }
   if (url !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(url)), { recursive: true, mode: 0o700 });
   const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: openNodeSqlite(url) }), ...log });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return { db, close: () => db.destroy() };
 }
 
 function migrator(db: Db): Migrator {
