@@ -29,7 +29,7 @@ export function createLogger(level: LogLevel, destination?: pino.DestinationStre
     stream,
   );
   // A stream that wants each line's level and object (pino.multistream) gets them from pino.
-  if (!(pino.symbols.needsMetadataGsym in stream)) accessWriters.set(logger, accessWriter(logger, stream));
+  if (!(pino.symbols.needsMetadataGsym in stream)) accessStreams.set(logger, stream);
   return logger;
 }
 
@@ -49,25 +49,41 @@ export interface AccessFields {
 
 export type AccessLog = (fields: AccessFields) => void;
 
-const accessWriters = new WeakMap<object, AccessLog>();
+/** The loggers createLogger made, and where each writes. */
+const accessStreams = new WeakMap<object, pino.DestinationStream>();
+
+const ACCESS_KEYS = ['reqId', 'method', 'url', 'status', 'ms', 'key', 'msg'];
 
 /**
- * The access line's writer for `logger`. For a logger made by createLogger it writes the line
- * pino would write (the same fields in the same order, strings escaped by JSON.stringify as
- * pino's are), formatted in one template: the service writes one per request, and pino's
- * general formatting (walking the object, its redaction and serializer lookups per key) was
- * the largest cost left in a small request. test/unit/access-line.test.ts compares the two
- * lines. Any other logger gets `info(fields, 'request')`.
+ * The access line's writer for `logger`. For a logger made by createLogger, or a child of one
+ * that adds no bindings and no serializer of these fields (Fastify's `app.log` is such a
+ * child), it writes the line pino would write (the same fields in the same order, strings
+ * escaped by JSON.stringify as pino's are), formatted in one template: the service writes one
+ * per request, and pino's general formatting (walking the object, its redaction and
+ * serializer lookups per key) cost about twice as much. test/unit/access-line.test.ts
+ * compares the two lines. Any other logger gets `info(fields, 'request')`.
  */
 export function accessLogFor(logger: object & { info: (fields: object, msg: string) => void }): AccessLog {
-  return (
-    accessWriters.get(logger) ??
-    ((fields) => {
+  let root: object | null = logger;
+  while (root !== null && !accessStreams.has(root)) root = Object.getPrototypeOf(root) as object | null;
+  const stream = root === null ? undefined : accessStreams.get(root);
+  const { chindingsSym, serializersSym } = pino.symbols;
+  const pinoLogger = logger as unknown as Logger & Record<symbol, unknown>;
+  const serializers = (pinoLogger[serializersSym] ?? {}) as Record<string, unknown>;
+  if (
+    root === null ||
+    stream === undefined ||
+    pinoLogger[chindingsSym] !== (root as Record<symbol, unknown>)[chindingsSym] ||
+    ACCESS_KEYS.some((key) => serializers[key] !== undefined)
+  ) {
+    return (fields) => {
       logger.info(fields, 'request');
-    })
-  );
+    };
+  }
+  return accessWriter(pinoLogger, stream);
 }
 
+/** Writes to `stream` what `logger.info(fields, 'request')` would, at `logger`'s level. */
 function accessWriter(logger: Logger, stream: pino.DestinationStream): AccessLog {
   const level = logger.levels.values.info;
   const base = Object.entries(BASE)

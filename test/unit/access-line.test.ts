@@ -2,6 +2,7 @@
 // the line pino itself writes for the same fields, byte for byte apart from the time.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import Fastify from 'fastify';
 import pino from 'pino';
 import { accessLogFor, createLogger, type AccessFields } from '../../src/logger.ts';
 
@@ -67,4 +68,28 @@ test('any other logger gets the fields through info()', () => {
   const logger = pino({ base: null, timestamp: false }, out.stream);
   accessLogFor(logger)(CASES[0]!);
   assert.deepEqual(JSON.parse(out.lines[0] ?? ''), { level: 30, ...CASES[0], msg: 'request' });
+});
+
+test("Fastify's app.log (a child of the logger given) takes the template, with the same line", () => {
+  const out = capture();
+  const app = Fastify({ loggerInstance: createLogger('info', out.stream) });
+  const accessLog = accessLogFor(app.log);
+  let infoCalls = 0;
+  const info = app.log.info.bind(app.log);
+  app.log.info = (...args: Parameters<typeof info>) => {
+    infoCalls++;
+    info(...args);
+  };
+  accessLog(CASES[0]!);
+  assert.equal(infoCalls, 0, 'pino was not asked to format the line');
+  app.log.info({ ...CASES[0] }, 'request');
+  assert.equal(out.lines.length, 2);
+  assert.equal(out.lines[0]?.replace(TIME, ''), out.lines[1]?.replace(TIME, ''));
+});
+
+test('a child logger with bindings of its own gets its line from pino, bindings included', () => {
+  const out = capture();
+  const child = createLogger('info', out.stream).child({ worker: 'w1' });
+  accessLogFor(child)(CASES[0]!);
+  assert.deepEqual(JSON.parse(out.lines[0] ?? '').worker, 'w1');
 });
