@@ -28,8 +28,8 @@ export interface CompiledQueryHandle<P, L, Row> {
 }
 
 // The shapes (optional parameters present or not, literal values) one query is compiled in
-// per dialect: list filters and page sizes make a few hundred at most. The least recently
-// used one is compiled again if it returns.
+// per dialect. Clients use a few filter and page-size combinations; the bound keeps one that
+// cycles through all of them from growing the cache, at the cost of compiling again.
 const SHAPES_PER_QUERY = 256;
 
 interface Prepared {
