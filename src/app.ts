@@ -74,7 +74,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     // Unparseable HTTP and timed-out requests are answered in the envelope too.
     clientErrorHandler,
-    loggerInstance: options.logger as FastifyBaseLogger | undefined,
+    ...(options.logger ? { loggerInstance: options.logger as FastifyBaseLogger } : {}),
     logController: new LogController({ disableRequestLogging: true }),
     childLoggerFactory: deferredChildLogger,
     bodyLimit: BODY_LIMIT_BYTES,

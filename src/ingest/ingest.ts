@@ -63,7 +63,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestHandle>
     logger: logger.child({ component: 'rtmp' }),
     clock: services.clock,
     maxConnections: config.ingest.maxConnections,
-    publishDeadlineMs: options.publishDeadlineMs,
+    ...(options.publishDeadlineMs === undefined ? {} : { publishDeadlineMs: options.publishDeadlineMs }),
   });
   let rtmpPort: number;
   try {
