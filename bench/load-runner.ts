@@ -42,7 +42,7 @@ async function run(options: RunnerOptions, seconds: number): Promise<Measured> {
   const statusCounts: Record<string, number> = {};
   const { paths } = options;
   const nextPath =
-    paths.length === 1 ? () => paths[0] : () => paths[Math.floor(Math.random() * paths.length)];
+    paths.length === 1 ? () => paths[0] ?? '/' : () => paths[Math.floor(Math.random() * paths.length)] ?? '/';
   const instance = autocannon({
     url: options.url,
     connections: options.connections,
