@@ -50,7 +50,14 @@ async function run(options: RunnerOptions, seconds: number): Promise<Measured> {
     method: options.method,
     headers: options.headers,
     ...(options.body === undefined ? {} : { body: options.body }),
-    requests: [{ setupRequest: (request) => ({ ...request, path: nextPath() }) }],
+    requests: [
+      {
+        setupRequest: (request) => {
+          request.path = nextPath();
+          return request;
+        },
+      },
+    ],
   });
   instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
     statusCounts[statusCode] = (statusCounts[statusCode] ?? 0) + 1;

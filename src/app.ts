@@ -56,6 +56,8 @@ const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'TRACE']);
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { services } = options;
   const limits = { ...loadConfig({}).http, ...options.http };
+  // Typed as Fastify's logger so the instance (and every plugin's) is typed with it, not pino's.
+  const loggerInstance: FastifyBaseLogger | undefined = options.logger;
   const app = Fastify({
     // Slow clients: the whole request must arrive within requestTimeout (Node checks pending
     // requests every connectionsCheckingInterval, 30 s unless told, so it is shortened to
@@ -74,7 +76,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     // Unparseable HTTP and timed-out requests are answered in the envelope too.
     clientErrorHandler,
-    ...(options.logger ? { loggerInstance: options.logger as FastifyBaseLogger } : {}),
+    ...(loggerInstance ? { loggerInstance } : {}),
     logController: new LogController({ disableRequestLogging: true }),
     childLoggerFactory: deferredChildLogger,
     bodyLimit: BODY_LIMIT_BYTES,
