@@ -19,8 +19,10 @@ export async function runWorker(runtime: Runtime): Promise<void> {
       logger.info({ signal }, 'stopping the delivery worker');
       resolve();
     };
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
+    // Kept installed (as in serve): a second signal while stopping, say a process manager's
+    // SIGTERM followed by a Ctrl-C, must not kill the worker with attempts half recorded.
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
   });
   await worker.stop();
 }
