@@ -29,10 +29,21 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
+export interface RunCliOptions {
+  /** The working folder (the repository unless given): relative paths in `args` resolve here. */
+  cwd?: string;
+  /** A command still running after this long is killed (and its result says so by its code). */
+  killAfterMs?: number;
+}
+
+export function runCli(
+  args: string[],
+  env: Record<string, string>,
+  options: RunCliOptions = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: REPO_ROOT,
+      cwd: options.cwd ?? REPO_ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -40,8 +51,13 @@ export function runCli(args: string[], env: Record<string, string>): Promise<Cli
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer =
+      options.killAfterMs === undefined
+        ? undefined
+        : setTimeout(() => child.kill('SIGKILL'), options.killAfterMs);
     child.on('error', reject);
     child.on('close', (code) => {
+      clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
   });

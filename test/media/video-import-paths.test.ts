@@ -2,39 +2,17 @@
 // whatever the file is called, ffmpeg reads that file (a name is never an ffmpeg option or
 // protocol), and a path that is not a regular file is refused before ffmpeg starts.
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { CLI } from '../helpers/cli.ts';
+import { runCli, type CliResult } from '../helpers/cli.ts';
 import { makeTestFile } from '../helpers/media-tools.ts';
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function tributary(cwd: string, args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    // A refusal is immediate; ffprobe stuck opening a fifo would not be.
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+function tributary(cwd: string, args: string[], env: Record<string, string>): Promise<CliResult> {
+  // A refusal is immediate; ffprobe stuck opening a fifo would not be.
+  return runCli(args, env, { cwd, killAfterMs: 30_000 });
 }
 
 /** ffmpeg and ffprobe wrappers that note every start in `log`, then run the real tools. */
