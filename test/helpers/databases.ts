@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import type { Dialect } from '../../src/db/database.ts';
+import type { TestContext } from 'node:test';
+import { migrateToLatest, openDatabase, type DatabaseHandle, type Dialect } from '../../src/db/database.ts';
 
 export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL;
 
@@ -53,4 +54,16 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A fresh test database, migrated and opened; closed and dropped when the test ends. */
+export async function openMigratedTestDatabase(t: TestContext, dialect: Dialect): Promise<DatabaseHandle> {
+  const database = await createTestDatabase(dialect);
+  const handle = openDatabase(database.url);
+  t.after(async () => {
+    await handle.close();
+    await database.drop();
+  });
+  await migrateToLatest(handle.db);
+  return handle;
 }

@@ -1,9 +1,8 @@
 // isUniqueViolation against the errors the real drivers raise, on both dialects.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { migrateToLatest, openDatabase } from '../../src/db/database.ts';
 import { isUniqueViolation } from '../../src/db/errors.ts';
-import { createTestDatabase, DIALECTS } from '../helpers/databases.ts';
+import { DIALECTS, openMigratedTestDatabase } from '../helpers/databases.ts';
 
 async function failure(write: () => Promise<unknown>): Promise<unknown> {
   try {
@@ -17,13 +16,7 @@ async function failure(write: () => Promise<unknown>): Promise<unknown> {
 for (const dialect of DIALECTS) {
   describe(`database errors on ${dialect}`, () => {
     test('a duplicate in a unique index is a unique violation; a missing NOT NULL value is not', async (t) => {
-      const database = await createTestDatabase(dialect);
-      const handle = openDatabase(database.url);
-      t.after(async () => {
-        await handle.close();
-        await database.drop();
-      });
-      await migrateToLatest(handle.db);
+      const handle = await openMigratedTestDatabase(t, dialect);
       const user = { id: 'usr_1', name: 'one', created_at: 0 };
       await handle.db.insertInto('users').values(user).execute();
       const duplicate = await failure(() => handle.db.insertInto('users').values(user).execute());

@@ -1,21 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { migrateToLatest, openDatabase } from '../../src/db/database.ts';
 import { createLogger } from '../../src/logger.ts';
 import { DeliveryRecorder, type FinishedAttempt } from '../../src/webhooks/delivery/recorder.ts';
 import type { Decision } from '../../src/webhooks/delivery/decision.ts';
-import { createTestDatabase, DIALECTS } from '../helpers/databases.ts';
+import { DIALECTS, openMigratedTestDatabase } from '../helpers/databases.ts';
 
 for (const dialect of DIALECTS) {
   describe(`recording attempts on ${dialect}`, () => {
     test('outcomes in one batch count in order: failed then succeeded leaves no failures in a row', async (t) => {
-      const database = await createTestDatabase(dialect);
-      const handle = openDatabase(database.url);
-      t.after(async () => {
-        await handle.close();
-        await database.drop();
-      });
-      await migrateToLatest(handle.db);
+      const handle = await openMigratedTestDatabase(t, dialect);
       const { db } = handle;
       await db.insertInto('users').values({ id: 'usr_1', name: 'u', created_at: 0 }).execute();
       await db
