@@ -5,7 +5,7 @@
 // for as long as the longest lockout. The table is bounded: when full, expired entries go
 // first, then the least recently active. IPv6 addresses count per /64, the block one host
 // usually has to itself.
-import { isIP } from 'node:net';
+import { clientKey } from '../shared/client-address.ts';
 import type { Clock } from '../shared/clock.ts';
 
 export interface PenaltyBoxOptions {
@@ -59,7 +59,7 @@ export class PenaltyBox {
 
   /** Milliseconds the address is still locked out for; 0 when it may try a key. */
   lockedFor(address: string): number {
-    const key = addressKey(address);
+    const key = clientKey(address);
     const entry = this.entries.get(key);
     if (!entry) return 0;
     const now = this.clock.now();
@@ -72,7 +72,7 @@ export class PenaltyBox {
 
   /** An unknown key came from `address`. */
   recordFailure(address: string): void {
-    const key = addressKey(address);
+    const key = clientKey(address);
     const now = this.clock.now();
     let entry = this.entries.get(key);
     if (entry && this.expired(entry, now)) entry = undefined;
@@ -116,22 +116,4 @@ export class PenaltyBox {
       this.entries.delete(oldest.value);
     }
   }
-}
-
-/** IPv4 as is (also when IPv4-mapped), IPv6 reduced to its /64. */
-export function addressKey(address: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return mapped[1] as string;
-  if (isIP(address) !== 6) return address;
-  const [head = '', tail] = address.toLowerCase().split('::');
-  const left = head === '' ? [] : head.split(':');
-  const right = tail === undefined || tail === '' ? [] : tail.split(':');
-  const groups =
-    tail === undefined
-      ? left
-      : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
-  return `${groups
-    .slice(0, 4)
-    .map((group) => group.replace(/^0+(?=.)/, ''))
-    .join(':')}::/64`;
 }

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../shared/errors.ts';
-import { clientKey } from './client-address.ts';
+import { clientKey } from '../shared/client-address.ts';
 import { sendFile, type CacheRule } from './media-files.ts';
 import { PLAYLIST_FILE, THUMBNAIL_FILE, type MediaPaths } from './media-paths.ts';
 import { readPlaylist } from './hls-playlist.ts';

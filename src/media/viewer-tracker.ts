@@ -4,7 +4,7 @@
 // the ingest writes them to the stream (viewer_count, peak_viewer_count) every few seconds.
 //
 // A player names itself with an id anyone can make up, so ids alone would let one client
-// count as thousands. Each client address (see client-address.ts) adds at most a few players
+// count as thousands. Each client address (see src/shared/client-address.ts) adds at most a few players
 // to a stream: a household or an office behind one NAT is still counted, a script inventing
 // ids is not. Memory is bounded per stream and overall, whatever arrives.
 import type { Clock } from '../shared/clock.ts';

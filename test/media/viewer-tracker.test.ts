@@ -3,7 +3,7 @@
 // their places. Also the client key an address is counted under, and the playlist limiter.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { clientKey } from '../../src/media/client-address.ts';
+import { clientKey } from '../../src/shared/client-address.ts';
 import { PlaylistLimiter } from '../../src/media/playlist-limiter.ts';
 import { VIEWER_LIMITS, ViewerTracker } from '../../src/media/viewer-tracker.ts';
 import { TestClock } from '../helpers/clock.ts';

@@ -2,7 +2,8 @@
 // ends, and that it stays bounded.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { addressKey, PENALTY_DEFAULTS, PenaltyBox } from '../../src/ingest/penalty-box.ts';
+import { PENALTY_DEFAULTS, PenaltyBox } from '../../src/ingest/penalty-box.ts';
+import { clientKey } from '../../src/shared/client-address.ts';
 import { TestClock } from '../helpers/clock.ts';
 
 const { maxFailures, windowMs, lockMs, maxLockMs } = PENALTY_DEFAULTS;
@@ -65,12 +66,12 @@ test('the table is bounded, forgetting the least recently active first', () => {
 });
 
 test('IPv6 addresses count per /64; IPv4-mapped addresses as IPv4', () => {
-  assert.equal(addressKey('::ffff:127.0.0.1'), '127.0.0.1');
-  assert.equal(addressKey('127.0.0.1'), '127.0.0.1');
-  assert.equal(addressKey('2001:db8:1:2:aaaa::1'), '2001:db8:1:2::/64');
-  assert.equal(addressKey('2001:0db8:0001:0002:bbbb:cccc:dddd:eeee'), '2001:db8:1:2::/64');
-  assert.equal(addressKey('2001:db8::1'), '2001:db8:0:0::/64');
-  assert.equal(addressKey('::1'), '0:0:0:0::/64');
+  assert.equal(clientKey('::ffff:127.0.0.1'), '127.0.0.1');
+  assert.equal(clientKey('127.0.0.1'), '127.0.0.1');
+  assert.equal(clientKey('2001:db8:1:2:aaaa::1'), '2001:db8:1:2::/64');
+  assert.equal(clientKey('2001:0db8:0001:0002:bbbb:cccc:dddd:eeee'), '2001:db8:1:2::/64');
+  assert.equal(clientKey('2001:db8::1'), '2001:db8:0:0::/64');
+  assert.equal(clientKey('::1'), '0:0:0:0::/64');
   const clock = new TestClock();
   const box = new PenaltyBox({ clock });
   for (let i = 0; i < maxFailures; i++) box.recordFailure(`2001:db8:1:2::${i + 1}`);

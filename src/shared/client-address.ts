@@ -1,9 +1,10 @@
-// The client a media request is counted and limited under. An IPv4 address is one client; an
+// The client a request is counted, limited or locked out under (media limits, viewer counts,
+// the RTMP wrong-key lockout). An IPv4 address is one client; an
 // IPv6 client is its /64, the block one subscriber is usually given whole, so a single home
 // cannot pose as 2^64 viewers by changing the low bits of its address.
 import net from 'node:net';
 
-/** `request.ip` (which honours TRUST_PROXY) reduced to the client it stands for. */
+/** A peer address (for HTTP, `request.ip`, which honours TRUST_PROXY) reduced to the client it stands for. */
 export function clientKey(ip: string): string {
   const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip)?.[1];
   if (mapped !== undefined) return mapped;
