@@ -9,7 +9,7 @@ import Fastify, {
   type preParsingHookHandler,
 } from 'fastify';
 import type { Logger } from 'pino';
-import { loadConfig, type HttpLimitsConfig } from './config.ts';
+import { HTTP_LIMIT_DEFAULTS, type HttpLimitsConfig } from './config.ts';
 import type { Services } from './container.ts';
 import { installAccessControl } from './http/access.ts';
 import { deferredChildLogger } from './http/request-logger.ts';
@@ -55,7 +55,7 @@ const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'TRACE']);
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { services } = options;
-  const limits = { ...loadConfig({}).http, ...options.http };
+  const limits = { ...HTTP_LIMIT_DEFAULTS, ...options.http };
   // Typed as Fastify's logger so the instance (and every plugin's) is typed with it, not pino's.
   const loggerInstance: FastifyBaseLogger | undefined = options.logger;
   const app = Fastify({

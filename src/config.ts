@@ -44,6 +44,14 @@ export interface HttpLimitsConfig {
   maxConnections: number;
 }
 
+/** The HTTP limits when no variable sets them (also what buildApp uses for any not given). */
+export const HTTP_LIMIT_DEFAULTS: HttpLimitsConfig = {
+  requestTimeoutMs: 30_000,
+  idleTimeoutMs: 60_000,
+  keepAliveTimeoutMs: 72_000,
+  maxConnections: 10_000,
+};
+
 export interface WebhookConfig {
   /** Delays before attempts 2..n, in milliseconds; attempts = delays + 1. */
   retryDelaysMs: number[];
@@ -200,10 +208,20 @@ export function loadConfig(env: Env = process.env): Config {
     allowPrivateTargets: read.boolean('WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
   };
   const http: HttpLimitsConfig = {
-    requestTimeoutMs: read.integer('HTTP_REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
-    idleTimeoutMs: read.integer('HTTP_IDLE_TIMEOUT_MS', 60_000, 100, 3_600_000),
-    keepAliveTimeoutMs: read.integer('HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 3_600_000),
-    maxConnections: read.integer('HTTP_MAX_CONNECTIONS', 10_000, 1, 1_000_000),
+    requestTimeoutMs: read.integer(
+      'HTTP_REQUEST_TIMEOUT_MS',
+      HTTP_LIMIT_DEFAULTS.requestTimeoutMs,
+      100,
+      3_600_000,
+    ),
+    idleTimeoutMs: read.integer('HTTP_IDLE_TIMEOUT_MS', HTTP_LIMIT_DEFAULTS.idleTimeoutMs, 100, 3_600_000),
+    keepAliveTimeoutMs: read.integer(
+      'HTTP_KEEP_ALIVE_TIMEOUT_MS',
+      HTTP_LIMIT_DEFAULTS.keepAliveTimeoutMs,
+      100,
+      3_600_000,
+    ),
+    maxConnections: read.integer('HTTP_MAX_CONNECTIONS', HTTP_LIMIT_DEFAULTS.maxConnections, 1, 1_000_000),
   };
   const ingest: IngestConfig = {
     rtmpPort: read.integer('RTMP_PORT', 1935, 0, 65535),
