@@ -2,7 +2,7 @@
 // server core, the load generator on the other, alternating short runs many times, so a busy
 // machine's slow spells fall on both. Prints CPU µs per request for each, and their ratio.
 //
-//   node bench/ab.ts <dirA> <dirB> [rounds] [--creator]
+//   node bench/ab.ts <dirA> <dirB> [rounds] [--path=creator | --path=/v1/...]
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -86,16 +86,26 @@ export class AccountService {
 
   /** Resolves a presented key, or null when it is malformed, unknown or revoked. */
   async authenticate(key: string): Promise<Principal | null> {
-    if (!API_KEY_PATTERN.test(key)) return null;
+    const known = this.knownPrincipal(key);
+    if (known !== undefined) return known;
     const now = this.clock.now();
-    // Keyed by the presented key, which this process holds anyway while it serves the request:
-    // a hit then costs no hashing.
-    const cached = this.keyCache.get(key);
-    if (cached && cached.expiresAt > now) return cached.principal;
     const row = await repo.findActiveKeyByHash(this.db, hashApiKey(key));
     const principal = row ? { userId: row.user_id, keyId: row.id, scope: row.scope } : null;
     this.keyCache.set(key, { principal, expiresAt: now + KEY_CACHE_TTL_MS });
     return principal;
+  }
+
+  /**
+   * What authenticate would answer, when that is known without the database: a malformed key,
+   * or one looked up less than KEY_CACHE_TTL_MS ago. Undefined means it must be looked up.
+   */
+  knownPrincipal(key: string): Principal | null | undefined {
+    if (!API_KEY_PATTERN.test(key)) return null;
+    // Keyed by the presented key, which this process holds anyway while it serves the request:
+    // a hit then costs no hashing.
+    const cached = this.keyCache.get(key);
+    if (cached && cached.expiresAt > this.clock.now()) return cached.principal;
+    return undefined;
   }
 
   async requireUser(userId: string): Promise<void> {

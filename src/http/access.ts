@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import type { AccountService, Principal } from '../accounts/account.service.ts';
 import type { Clock } from '../shared/clock.ts';
 import { AppError } from '../shared/errors.ts';
-import type { RateLimitStore } from './rate-limit-store.ts';
+import type { RateLimitHit, RateLimitStore } from './rate-limit-store.ts';
 
 /**
  * Who may call a route: `public` without a key (health checks, the OpenAPI document, media and
@@ -79,31 +79,57 @@ export function installAccessControl(app: FastifyInstance, options: AccessOption
     for (const method of methods) table.push({ method, url: route.url, access });
   });
 
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    const config = request.routeOptions.config;
+  // The check runs on every request, so it takes Fastify's callback form and finishes without
+  // waiting whenever it can: a key looked up within the last half second and the in-process
+  // rate limit need no I/O, and each await would cost the request a promise and a turn.
+  app.addHook('onRequest', (request, reply, done) => {
     const access = accessOf(request);
-    const limited = config.rateLimit !== false;
-    if (access === 'public' && !limited) return;
-
+    const limited = request.routeOptions.config.rateLimit !== false;
+    if (access === 'public' && !limited) {
+      done();
+      return;
+    }
     const header = request.headers.authorization;
     const presented = header === undefined ? undefined : BEARER.exec(header)?.[1];
-    const principal = presented === undefined ? null : await options.accounts.authenticate(presented);
-    request.principal = principal;
-
-    if (limited) await applyRateLimit(request, reply, principal, options);
-
-    if (access === 'public') return;
-    if (presented === undefined) {
-      throw new AppError(
-        'authentication_required',
-        'Send an API key in the Authorization header: "Authorization: Bearer <API_KEY>".',
-      );
-    }
-    if (!principal) throw new AppError('invalid_api_key', 'The API key is unknown or has been revoked.');
-    if (access === 'write' && principal.scope !== 'write') {
-      throw new AppError('insufficient_scope', 'This action needs an API key with the write scope.');
-    }
+    const admit = (principal: Principal | null): void => {
+      request.principal = principal;
+      if (!limited) {
+        done(refusal(access, presented, principal));
+        return;
+      }
+      const bucket = principal ? `key:${principal.keyId}` : `ip:${request.ip}`;
+      const now = options.clock.now();
+      const hit = options.rateLimits.hit(bucket, now);
+      const decide = (counted: RateLimitHit): void => {
+        done(overLimit(reply, principal, counted, now, options) ?? refusal(access, presented, principal));
+      };
+      if (hit instanceof Promise) hit.then(decide, done);
+      else decide(hit);
+    };
+    const known = presented === undefined ? null : options.accounts.knownPrincipal(presented);
+    if (known !== undefined) admit(known);
+    else options.accounts.authenticate(presented as string).then(admit, done);
   });
+}
+
+/** Why the caller may not call this route, if it may not; checked after the rate limit. */
+function refusal(
+  access: Access,
+  presented: string | undefined,
+  principal: Principal | null,
+): AppError | undefined {
+  if (access === 'public') return undefined;
+  if (presented === undefined) {
+    return new AppError(
+      'authentication_required',
+      'Send an API key in the Authorization header: "Authorization: Bearer <API_KEY>".',
+    );
+  }
+  if (!principal) return new AppError('invalid_api_key', 'The API key is unknown or has been revoked.');
+  if (access === 'write' && principal.scope !== 'write') {
+    return new AppError('insufficient_scope', 'This action needs an API key with the write scope.');
+  }
+  return undefined;
 }
 
 function isAccess(value: unknown): value is Access {
@@ -135,28 +161,26 @@ function isUnderApiPrefix(target: string): boolean {
   return decoded === API_PREFIX || decoded.startsWith(`${API_PREFIX}/`);
 }
 
-async function applyRateLimit(
-  request: FastifyRequest,
+/** Sets the rate-limit headers; the refusal when this request is over the limit. */
+function overLimit(
   reply: FastifyReply,
   principal: Principal | null,
+  { count, resetAt }: RateLimitHit,
+  now: number,
   options: AccessOptions,
-): Promise<void> {
+): AppError | undefined {
   const limit = principal ? options.perKeyLimit : options.perIpLimit;
-  const bucket = principal ? `key:${principal.keyId}` : `ip:${request.ip}`;
-  const now = options.clock.now();
-  const { count, resetAt } = await options.rateLimits.hit(bucket, now);
   reply.header('X-RateLimit-Limit', limit);
   reply.header('X-RateLimit-Remaining', Math.max(0, limit - count));
   reply.header('X-RateLimit-Reset', Math.ceil(resetAt / 1000));
-  if (count > limit) {
-    reply.header('Retry-After', Math.max(1, Math.ceil((resetAt - now) / 1000)));
-    throw new AppError(
-      'rate_limit_exceeded',
-      principal
-        ? `This API key has made more than ${limit} requests this minute; retry after the window resets.`
-        : `More than ${limit} unauthenticated requests came from this address this minute; retry after the window resets.`,
-    );
-  }
+  if (count <= limit) return undefined;
+  reply.header('Retry-After', Math.max(1, Math.ceil((resetAt - now) / 1000)));
+  return new AppError(
+    'rate_limit_exceeded',
+    principal
+      ? `This API key has made more than ${limit} requests this minute; retry after the window resets.`
+      : `More than ${limit} unauthenticated requests came from this address this minute; retry after the window resets.`,
+  );
 }
 
 /** The caller of a route that requires a key (the access hook has already refused others). */

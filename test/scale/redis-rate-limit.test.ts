@@ -83,11 +83,7 @@ describe('Redis rate-limit store', { skip: SKIP_WITHOUT_REDIS }, () => {
     ];
     for (const time of times) {
       for (const bucket of ['key:key_a', 'ip:192.0.2.1']) {
-        assert.deepEqual(
-          await redis.hit(bucket, time),
-          await memory.hit(bucket, time),
-          `${bucket} at ${time}`,
-        );
+        assert.deepEqual(await redis.hit(bucket, time), memory.hit(bucket, time), `${bucket} at ${time}`);
       }
     }
     const last = await redis.hit('key:key_a', start + 95_000);
