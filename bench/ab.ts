@@ -36,7 +36,7 @@ async function start(dir: string, port: number): Promise<ServerProcess> {
   const linked = path.join(work, `app-${port}`);
   fs.symlinkSync(path.resolve(dir), linked);
   return startServer({
-    script: path.relative(path.resolve(import.meta.dirname, '..'), path.join(linked, 'src/main.ts')),
+    script: path.relative(path.resolve(import.meta.dirname, '..'), path.join(linked, 'bin/tributary.js')),
     args: ['serve', '--no-worker', '--no-ingest'],
     env: { ...env, PORT: String(port) },
     port,

@@ -145,7 +145,8 @@ async function benchApi(): Promise<boolean> {
 
   const profileDir = path.join(WORK_DIR, 'profiles');
   const service = await startServer({
-    script: 'src/main.ts',
+    // Through the command, as `npm start` runs it: its compile cache is part of production.
+    script: 'bin/tributary.js',
     args: ['serve'],
     env,
     port: SERVICE_PORT,

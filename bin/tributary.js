@@ -14,7 +14,7 @@
 // Plain JavaScript that Node 20 can parse, for that reason.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
+import nodeModule, { createRequire } from 'node:module';
 import path from 'node:path';
 import process from 'node:process';
 import { clearInterval, setInterval } from 'node:timers';
@@ -41,6 +41,7 @@ if (
   // kills without passing it on, and the launching process above may be killed outright: either
   // way the server would be left running, orphaned, holding its ports. It stops instead.
   if (longRunning && (relaunched || process.env.npm_lifecycle_event !== undefined)) stopWhenOrphaned();
+  enableCompileCache();
   await import('../src/main.ts');
 } else if (relaunched) {
   process.stderr.write(`tributary needs Node.js 24 or newer; this is ${process.version}.\n`);
@@ -61,6 +62,24 @@ function shebangSettings() {
     ),
     flags: words.slice(node + 1).filter((word) => word.startsWith('--')),
   };
+}
+
+/**
+ * Node keeps each module's type-stripped source and V8's compiled code in this folder, so a
+ * start that finds them there neither strips types again nor loads the stripper (a WebAssembly
+ * module): the server starts faster and holds about 17 MB less. The folder is in the
+ * installation's node_modules, next to the code it was made from and writable by whoever may
+ * change that code: a shared folder such as /tmp would let another user hand the process code
+ * to run. When it cannot be written (a read-only installation), Node runs without it.
+ * NODE_COMPILE_CACHE chooses another folder; NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+ */
+function enableCompileCache() {
+  if (process.env.NODE_COMPILE_CACHE !== undefined || process.env.NODE_DISABLE_COMPILE_CACHE !== undefined) {
+    return;
+  }
+  nodeModule.enableCompileCache(
+    path.join(path.dirname(SELF), '..', 'node_modules', '.cache', 'tributary-compile'),
+  );
 }
 
 function hasNodeFlag(name) {

@@ -1,5 +1,6 @@
 // `tributary serve` (and `npm start`): the API over HTTP, plus the delivery worker unless
 // told otherwise. Owns the logger, the listening socket and graceful shutdown.
+import { flushCompileCache } from 'node:module';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
@@ -54,6 +55,9 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
     throw error;
   }
   installShutdown(app, runtime, logger, worker, ingest, () => rateLimits.store.close());
+  // Every module the server needs is loaded now: write the compile cache (bin/tributary.js) at
+  // once rather than at exit, which a SIGKILL or a crash would skip.
+  flushCompileCache();
   // Announced once every part runs, so whoever waits for this line can rely on all of them.
   logger.info(
     { baseUrl, database: dialectOf(runtime.services.database.db), worker: options.worker },

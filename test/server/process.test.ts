@@ -479,6 +479,26 @@ describe('the server process', () => {
     await stopsGracefully(t, process.execPath, ['bin/tributary.js', 'serve'], 'SIGTERM');
   });
 
+  test("a start finds its modules compiled in the installation's cache and does not strip types again", async () => {
+    const cache = path.join(REPO_ROOT, 'node_modules/.cache/tributary-compile');
+    // Node reports every cache read on stderr with this debug switch.
+    const env = { NODE_DEBUG_NATIVE: 'COMPILE_CACHE' };
+    const first = await runCli(['--help'], env);
+    assert.equal(first.code, 0, first.stderr);
+    assert.ok(fs.readdirSync(cache).length > 0, `${cache} holds the compiled modules`);
+    const second = await runCli(['--help'], env);
+    assert.equal(second.code, 0, second.stderr);
+    const main = `file://${path.join(REPO_ROOT, 'src/main.ts')}`;
+    assert.ok(
+      second.stderr.includes(`retrieving transpile cache for StrippedTypeScript ${main}...success`),
+      `the second start reads src/main.ts stripped from the cache:\n${second.stderr.slice(0, 2000)}`,
+    );
+    // An operator can turn it off.
+    const off = await runCli(['--help'], { ...env, NODE_DISABLE_COMPILE_CACHE: '1' });
+    assert.equal(off.code, 0, off.stderr);
+    assert.doesNotMatch(off.stderr, /retrieving transpile cache/);
+  });
+
   test("the machine's older Node runs `bin/tributary.js` on the pinned Node 24", async (t) => {
     const node = olderNode();
     if (!node) {
