@@ -90,6 +90,22 @@ for (const dialect of DIALECTS) {
         previousExpiresAt: Date.parse('2026-11-24T15:00:00.000Z'),
       });
       assert.equal(new Set([created.secret, first.body.secret, second.body.secret]).size, 3);
+
+      // Two at once: one ends current, the other previous; neither handed-out secret is lost.
+      const racing = await Promise.all(
+        [1, 2].map(() =>
+          server.request('POST', `/v1/webhooks/${created.id}/rotate-secret`, { key: account.writeKey }),
+        ),
+      );
+      assert.deepEqual(
+        racing.map((r) => r.status),
+        [200, 200],
+      );
+      const stored = await storedSecrets(server, created.id);
+      assert.deepEqual(
+        [stored.current, stored.previous].sort(),
+        racing.map((r) => r.body.secret as string).sort(),
+      );
     });
 
     test("another account's webhook is not found, a read key may not rotate, and neither changes anything", async (t) => {
