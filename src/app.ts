@@ -30,6 +30,7 @@ import { AppError } from './shared/errors.ts';
 import { newId } from './shared/ids.ts';
 import { streamRoutes } from './streams/stream.routes.ts';
 import { videoRoutes } from './videos/video.routes.ts';
+import { secretRotationRoutes } from './webhooks/secret-rotation.routes.ts';
 import { webhookRoutes } from './webhooks/webhook.routes.ts';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -199,6 +200,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         urls: services.urls,
       });
       await v1.register(webhookRoutes, { webhooks: services.webhooks });
+      await v1.register(secretRotationRoutes, { webhooks: services.webhooks });
     },
     { prefix: '/v1' },
   );

@@ -2,7 +2,7 @@ import type { Db } from '../db/database.ts';
 import { dialectOf } from '../db/dialect.ts';
 import type { WebhookRow, WebhookStatus } from './webhook.table.ts';
 
-// The columns the API may show. The secret's ciphertext is read only by the sender's query.
+// The columns the API may show. The secrets' ciphertexts are read only by the sender's query.
 const PUBLIC_COLUMNS = ['id', 'account_id', 'url', 'events', 'status', 'created_at'] as const;
 
 export type PublicWebhookRow = Pick<WebhookRow, (typeof PUBLIC_COLUMNS)[number]>;
@@ -70,13 +70,22 @@ export interface SendingWebhook {
   url: string;
   status: WebhookStatus;
   secret_ciphertext: string;
+  previous_secret_ciphertext: string | null;
+  previous_secret_expires_at: number | null;
 }
 
 export async function findWebhooksForSending(db: Db, ids: readonly string[]): Promise<SendingWebhook[]> {
   if (ids.length === 0) return [];
   return db
     .selectFrom('webhooks')
-    .select(['id', 'url', 'status', 'secret_ciphertext'])
+    .select([
+      'id',
+      'url',
+      'status',
+      'secret_ciphertext',
+      'previous_secret_ciphertext',
+      'previous_secret_expires_at',
+    ])
     .where('id', 'in', ids)
     .execute();
 }
@@ -146,4 +155,31 @@ export async function disableWebhook(db: Db, id: string, reason: string, at: num
     .where('status', '=', 'active')
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+/**
+ * Replaces the signing secret in one statement, so two rotations at once cannot lose a secret
+ * that was handed out: the current ciphertext becomes the previous one (any older one is
+ * dropped), still bound to the webhook's id. Undefined when the webhook is not the account's.
+ */
+export async function rotateSecret(
+  db: Db,
+  id: string,
+  accountId: string,
+  sealedSecret: string,
+  previousExpiresAt: number,
+  at: number,
+): Promise<PublicWebhookRow | undefined> {
+  return db
+    .updateTable('webhooks')
+    .set((eb) => ({
+      previous_secret_ciphertext: eb.ref('secret_ciphertext'),
+      previous_secret_expires_at: previousExpiresAt,
+      secret_ciphertext: sealedSecret,
+      updated_at: at,
+    }))
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
+    .returning(PUBLIC_COLUMNS)
+    .executeTakeFirst();
 }

@@ -41,3 +41,29 @@ export const CreateWebhookBody = Type.Object(
   { additionalProperties: false },
 );
 export type CreateWebhookBody = Static<typeof CreateWebhookBody>;
+
+export const RotatedWebhook = Type.Object(
+  {
+    ...webhookFields,
+    secret: Type.String({ description: 'The new signing secret. Shown only in this response.' }),
+    previous_secret_expires_at: {
+      ...Timestamp,
+      description: 'Until then (24 hours) deliveries are signed with the previous secret too.',
+    },
+  },
+  {
+    title: 'RotatedWebhook',
+    examples: [
+      {
+        id: 'wh_4Xq9T0cZbN2mK7pR1sV8wY',
+        url: 'https://example.com/hooks/tributary',
+        events: ['stream.started', 'video.published'],
+        status: 'active',
+        created_at: '2026-11-20T09:15:00.000Z',
+        secret: 'whsec_Zk3P9qLr0VbT7mYc2XwN5sJd8HfA4eGu',
+        previous_secret_expires_at: '2026-11-24T17:40:12.345Z',
+      },
+    ],
+  },
+);
+export type RotatedWebhook = Static<typeof RotatedWebhook>;

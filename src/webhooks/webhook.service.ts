@@ -16,6 +16,14 @@ import type { WebhookEventFilter } from './webhook.table.ts';
 
 export const SECRET_PREFIX = 'whsec_';
 
+/** How long deliveries stay signed with a secret after a rotation replaced it. */
+export const PREVIOUS_SECRET_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
+/** 32 base62 characters: also valid base64 (24 bytes), the Standard Webhooks key. */
+function newSecret(): string {
+  return `${SECRET_PREFIX}${randomBase62(32)}`;
+}
+
 export interface RegisterWebhookInput {
   url: string;
   events: string[];
@@ -49,7 +57,7 @@ export class WebhookService {
   ): Promise<{ row: PublicWebhookRow; secret: string }> {
     const events = checkEvents(input.events);
     const url = await checkWebhookUrl(input.url, this.options.allowPrivateTargets);
-    const secret = `${SECRET_PREFIX}${randomBase62(32)}`;
+    const secret = newSecret();
     const now = this.clock.now();
     const id = newId('wh');
     const row = {
@@ -58,6 +66,8 @@ export class WebhookService {
       url,
       events: JSON.stringify(events),
       secret_ciphertext: this.secrets.seal(secret, id),
+      previous_secret_ciphertext: null,
+      previous_secret_expires_at: null,
       status: 'active' as const,
       consecutive_failed_events: 0,
       disabled_reason: null,
@@ -101,6 +111,31 @@ export class WebhookService {
     // Another account's webhook is indistinguishable from a missing one.
     if (!deleted) throw notFound('webhook', id);
     announceWebhookRemoved(id);
+  }
+
+  /**
+   * Gives the webhook a new secret, returned here and never again. Deliveries are signed with
+   * the old one too until `previousExpiresAt`, so receivers can switch without losing any; a
+   * second rotation before then drops the oldest.
+   */
+  async rotateSecret(
+    accountId: string,
+    id: string,
+  ): Promise<{ row: PublicWebhookRow; secret: string; previousExpiresAt: number }> {
+    const secret = newSecret();
+    const now = this.clock.now();
+    const previousExpiresAt = now + PREVIOUS_SECRET_LIFETIME_MS;
+    const row = await repo.rotateSecret(
+      this.db,
+      id,
+      accountId,
+      this.secrets.seal(secret, id),
+      previousExpiresAt,
+      now,
+    );
+    // Another account's webhook is indistinguishable from a missing one, as for delete.
+    if (!row) throw notFound('webhook', id);
+    return { row, secret, previousExpiresAt };
   }
 
   /** For operators: recent deliveries of a webhook, newest first, with their attempts. */

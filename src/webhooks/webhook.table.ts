@@ -14,6 +14,12 @@ export interface WebhookTable {
   events: string;
   /** The signing secret, AES-256-GCM encrypted (see secret-box.ts). Never selected for the API. */
   secret_ciphertext: string;
+  /**
+   * The secret a rotation replaced, sealed the same way (bound to the webhook's id), and when
+   * deliveries stop being signed with it too; both null when there is none.
+   */
+  previous_secret_ciphertext: string | null;
+  previous_secret_expires_at: number | null;
   status: WebhookStatus;
   /** Events marked failed in a row with no success in between; reaching the limit disables. */
   consecutive_failed_events: number;

@@ -287,6 +287,7 @@ describe('route access', () => {
         'POST /v1/streams',
         'POST /v1/streams/:id/reset-stream-key',
         'POST /v1/webhooks',
+        'POST /v1/webhooks/:id/rotate-secret',
       ],
       'the write routes this test knows how to call (add a body or id for a new one)',
     );
@@ -331,6 +332,11 @@ describe('route access', () => {
       webhooks.body.data.map((w: { id: string }) => w.id),
       [webhook.body.id],
     );
+    const secrets = await running.services.database.db
+      .selectFrom('webhooks')
+      .select('previous_secret_ciphertext')
+      .executeTakeFirstOrThrow();
+    assert.equal(secrets.previous_secret_ciphertext, null, 'the webhook secret was not rotated');
 
     // The same spelling with a write key does reach the handler: the refusals above were the
     // scope check, not a missed route.

@@ -1,7 +1,8 @@
 // The request a delivery sends: the envelope body, byte for byte, and the headers signed over it.
 import { toIso } from '../../shared/clock.ts';
 import type { EventForSending } from '../../events/outbox.repository.ts';
-import { signBody } from './signing.ts';
+import type { WebhookSigningKeys } from './secret-cache.ts';
+import { signBody, signStandard } from './signing.ts';
 
 export const USER_AGENT = 'Tributary-Webhooks/1.0';
 
@@ -15,20 +16,37 @@ export function envelopeBody(event: EventForSending): Buffer {
   );
 }
 
+/**
+ * The headers of one attempt. The X-Service-* ones are as they always were; the `webhook-*`
+ * ones follow Standard Webhooks (https://www.standardwebhooks.com), so receivers can verify with
+ * its libraries. While a rotated-out secret lasts, both schemes carry a signature with each
+ * secret, the current one first.
+ */
 export function deliveryHeaders(
-  secret: string,
+  keys: WebhookSigningKeys,
   body: Buffer,
   event: Pick<EventForSending, 'id' | 'type'>,
   webhookId: string,
   attempt: number,
+  timestampSeconds: number,
 ): Record<string, string> {
-  return {
+  const { current, previous } = keys;
+  let standardSignature = signStandard(current.standard, event.id, timestampSeconds, body);
+  if (previous) {
+    standardSignature += ` ${signStandard(previous.standard, event.id, timestampSeconds, body)}`;
+  }
+  const headers: Record<string, string> = {
     'content-type': 'application/json',
     'user-agent': USER_AGENT,
-    'x-service-signature': signBody(secret, body),
+    'x-service-signature': signBody(current.service, body),
     'x-service-event-id': event.id,
     'x-service-event-type': event.type,
     'x-service-delivery-attempt': String(attempt),
     'x-service-webhook-id': webhookId,
+    'webhook-id': event.id,
+    'webhook-timestamp': String(timestampSeconds),
+    'webhook-signature': standardSignature,
   };
+  if (previous) headers['x-service-signature-previous'] = signBody(previous.service, body);
+  return headers;
 }

@@ -1,6 +1,6 @@
 // The delivery worker: a cycle of small named steps.
 //   recover expired leases -> fan out the outbox -> claim due deliveries (as many as the limiter
-//   allows, overall and per webhook) -> prepare (envelope, signature) -> send -> decide ->
+//   allows, overall and per webhook) -> prepare (envelope, signatures) -> send -> decide ->
 //   record (batched).
 // When a cycle runs is the scheduler's business (scheduler.ts): on an in-process signal or
 // PostgreSQL NOTIFY when events are written, when an attempt frees a slot, at the next retry's
@@ -269,12 +269,16 @@ export class DeliveryWorker {
 
   private prepare(claim: Claim, event: EventForSending, webhook: SendingWebhook): PreparedDelivery {
     const body = envelopeBody(event);
+    // The attempt's own time: receivers refuse a stale webhook-timestamp, so a retry is re-signed.
+    const now = this.options.clock.now();
+    const keys = this.secrets.keysAt(webhook, now);
+    const timestamp = Math.floor(now / 1000);
     return {
       claim,
       event,
       url: webhook.url,
       body,
-      headers: deliveryHeaders(this.secrets.secretOf(webhook), body, event, webhook.id, claim.attempt_count),
+      headers: deliveryHeaders(keys, body, event, webhook.id, claim.attempt_count, timestamp),
       controller: this.aborts.track(claim.webhook_id),
     };
   }
