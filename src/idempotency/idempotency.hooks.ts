@@ -145,12 +145,13 @@ export function installIdempotency(app: FastifyInstance, service: IdempotencySer
     route.preValidation = [claimKey, ...[route.preValidation ?? []].flat()];
     route.onSend = [...[route.onSend ?? []].flat(), storeOutcome];
     route.onResponse = [...[route.onResponse ?? []].flat(), prune];
-    // The header and the 409s appear in the OpenAPI document.
+    // The header and the 409s appear in the OpenAPI document (a route's own 409 keeps its codes in
+    // the route's description; this one names the idempotency codes).
     const response = (route.schema?.response ?? {}) as Record<string, unknown>;
     route.schema = {
       ...route.schema,
       headers: IdempotencyHeaders,
-      response: { 409: IdempotencyConflict, ...response },
+      response: { ...response, 409: IdempotencyConflict },
     };
   });
 }
@@ -170,7 +171,7 @@ function presentedKey(rawHeaders: readonly string[]): string | undefined | AppEr
   for (let index = 0; index < rawHeaders.length; index += 2) {
     if (rawHeaders[index]?.toLowerCase() !== IDEMPOTENCY_HEADER) continue;
     if (key !== undefined) return invalidKey('Send one Idempotency-Key header, not several.');
-    key = (rawHeaders[index + 1] ?? '').trim();
+    key = (rawHeaders[index + 1] ?? '').replace(/^[ \t]+|[ \t]+$/g, '');
   }
   if (key === undefined) return undefined;
   if (key.length === 0 || key.length > MAX_KEY_LENGTH || !KEY_PATTERN.test(key)) {

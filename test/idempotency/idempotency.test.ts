@@ -445,7 +445,11 @@ for (const dialect of DIALECTS) {
         );
         assert.ok(header, `${path} documents Idempotency-Key`);
         assert.equal(header.required, false);
-        assert.ok(operation.responses['409'], `${path} documents 409`);
+        assert.match(
+          operation.responses['409'].description,
+          /idempotency_key_in_use/,
+          `${path} documents 409`,
+        );
       }
       assert.equal(
         res.body.paths['/v1/streams/{id}/reset-stream-key'].post.parameters.some(
