@@ -115,13 +115,16 @@ export class IdempotencyService {
 
   /**
    * Deletes a batch of expired rows when the last prune in this process is at least
-   * pruneIntervalMs old (callers call it freely); how many were deleted.
+   * pruneIntervalMs old (callers call it freely); how many were deleted. A full batch makes the
+   * next call prune again, so a backlog is worked off a batch per call.
    */
   async pruneIfDue(): Promise<number> {
     const now = this.clock.now();
     if (now < this.nextPruneAt) return 0;
     this.nextPruneAt = now + this.options.pruneIntervalMs;
-    return repo.pruneExpired(this.db, now, this.options.pruneBatch);
+    const deleted = await repo.pruneExpired(this.db, now, this.options.pruneBatch);
+    if (deleted >= this.options.pruneBatch) this.nextPruneAt = 0;
+    return deleted;
   }
 }
 
