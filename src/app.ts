@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import { HTTP_LIMIT_DEFAULTS, type HttpLimitsConfig } from './config.ts';
 import type { Services } from './container.ts';
 import { installAccessControl } from './http/access.ts';
+import { installIdempotency } from './idempotency/idempotency.hooks.ts';
 import { deferredChildLogger } from './http/request-logger.ts';
 import {
   clientErrorHandler,
@@ -166,6 +167,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     perKeyLimit: options.rateLimitPerKey,
     perIpLimit: options.rateLimitPerIp,
   });
+  // Routes with config.idempotent honour Idempotency-Key (after access: keys are per account).
+  installIdempotency(app, services.idempotency);
   // After authentication (the onRequest hook above), before the query is validated. (For a
   // method without a body nothing happens between the last onRequest hook and validation, so
   // this is where a preValidation hook would run, without a phase of its own.)

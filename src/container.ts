@@ -4,6 +4,7 @@ import { AccountService } from './accounts/account.service.ts';
 import type { Config, IngestConfig, WebhookConfig } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { CursorCodec } from './http/pagination.ts';
+import { IdempotencyService } from './idempotency/idempotency.service.ts';
 import type { Clock } from './shared/clock.ts';
 import { PublicUrls } from './shared/public-urls.ts';
 import { deriveKey } from './shared/secret-key.ts';
@@ -26,6 +27,8 @@ export interface Services {
   webhooks: WebhookService;
   /** Opens webhook secrets for the delivery worker. */
   webhookSecrets: SecretBox;
+  /** Idempotency-Key claims and stored responses (sealed under their own derived key). */
+  idempotency: IdempotencyService;
 }
 
 export function createServices(
@@ -53,5 +56,10 @@ export function createServices(
       allowPrivateTargets: config.webhooks?.allowPrivateTargets ?? false,
     }),
     webhookSecrets,
+    idempotency: new IdempotencyService(
+      db,
+      clock,
+      new SecretBox(deriveKey(secretKey, 'idempotency-responses')),
+    ),
   };
 }

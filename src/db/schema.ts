@@ -2,6 +2,7 @@
 // lives in its feature folder.
 import type { ApiKeyTable, UserTable } from '../accounts/account.table.ts';
 import type { EventTable } from '../events/event.table.ts';
+import type { IdempotencyKeyTable } from '../idempotency/idempotency.table.ts';
 import type { StreamTable } from '../streams/stream.table.ts';
 import type { SubscriptionTable } from '../subscriptions/subscription.table.ts';
 import type { VideoTable } from '../videos/video.table.ts';
@@ -17,4 +18,5 @@ export interface Tables {
   webhooks: WebhookTable;
   webhook_deliveries: WebhookDeliveryTable;
   webhook_delivery_attempts: DeliveryAttemptTable;
+  idempotency_keys: IdempotencyKeyTable;
 }

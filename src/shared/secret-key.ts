@@ -31,7 +31,8 @@ export function loadOrCreateSecretKey(configured: Buffer | undefined, dataDir: s
 /** A key for one purpose, so no two uses of the master secret share key material. */
 export function deriveKey(
   master: Buffer,
-  purpose: 'cursors' | 'webhook-secrets' | 'stream-key-lookup' | 'stream-key-secrets',
+  purpose:
+    'cursors' | 'webhook-secrets' | 'stream-key-lookup' | 'stream-key-secrets' | 'idempotency-responses',
 ): Buffer {
   return Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), `tributary:${purpose}`, 32));
 }

@@ -72,7 +72,7 @@ export const streamRoutes: FastifyPluginAsyncTypebox<StreamRoutesOptions> = asyn
   app.post(
     '/streams',
     {
-      config: { access: 'write' },
+      config: { access: 'write', idempotent: true },
       schema: {
         operationId: 'createStream',
         summary: 'Create a stream, scheduled or in standby',

@@ -13,7 +13,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
   app.post(
     '/webhooks',
     {
-      config: { access: 'write' },
+      config: { access: 'write', idempotent: true },
       schema: {
         operationId: 'createWebhook',
         summary: 'Register a webhook; its secret is shown only in this response, and a ping follows',
