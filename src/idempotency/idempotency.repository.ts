@@ -102,6 +102,20 @@ export async function deleteClaim(db: Db, { accountId, key }: KeyRef, token: str
     .execute();
 }
 
+/** Forgets a stored outcome that can no longer be opened (sealed under another master secret). */
+export async function deleteUnreadable(
+  db: Db,
+  { accountId, key }: KeyRef,
+  sealedBody: string,
+): Promise<void> {
+  await db
+    .deleteFrom('idempotency_keys')
+    .where('account_id', '=', accountId)
+    .where('idempotency_key', '=', key)
+    .where('response_body', '=', sealedBody)
+    .execute();
+}
+
 /** Removes this key's row if it has expired (the lazy half of expiry). */
 export async function deleteIfExpired(db: Db, { accountId, key }: KeyRef, now: number): Promise<void> {
   await db

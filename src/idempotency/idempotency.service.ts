@@ -83,11 +83,13 @@ export class IdempotencyService {
         );
       }
       if (row.response_status !== null && row.response_body !== null) {
-        return {
-          kind: 'replay',
-          status: row.response_status,
-          body: this.box.open(row.response_body, sealedFor(ref, fingerprint)),
-        };
+        const body = this.openStored(row.response_body, ref, fingerprint);
+        if (body !== undefined) return { kind: 'replay', status: row.response_status, body };
+        // Sealed under another master secret (SECRET_KEY was changed): the first response is
+        // lost, as stored stream keys and webhook secrets are. Refusing would only make the
+        // client retry under a new key, so the key is forgotten and this request runs afresh.
+        await repo.deleteUnreadable(this.db, ref, row.response_body);
+        continue;
       }
       if (row.lock_token !== null && row.locked_until !== null && row.locked_until <= now) {
         // The request that claimed the key did not finish in time: its process is taken to have
@@ -100,6 +102,14 @@ export class IdempotencyService {
       throw inUse();
     }
     throw inUse();
+  }
+
+  private openStored(sealed: string, ref: KeyRef, fingerprint: string): string | undefined {
+    try {
+      return this.box.open(sealed, sealedFor(ref, fingerprint));
+    } catch {
+      return undefined;
+    }
   }
 
   /** Stores the claim's outcome for replays; false if the claim had been taken over. */

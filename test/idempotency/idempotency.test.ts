@@ -2,6 +2,7 @@
 // and database: replays, conflicts, races (in one process and, on PostgreSQL, two), expiry, and
 // what the stored rows hold.
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import type { TestContext } from 'node:test';
 import { describe, test } from 'node:test';
 import { buildApp } from '../../src/app.ts';
@@ -76,12 +77,13 @@ function holdStreamCreation(streams: StreamService) {
 async function secondInstance(
   t: TestContext,
   server: TestServer,
+  secretKey: Buffer = server.secretKey,
 ): Promise<{ origin: string; streams: StreamService }> {
   const handle = openDatabase(server.database.url);
   const services = createServices(
     { publicUrl: 'http://media.test', ingest: { rtmpPort: server.rtmpPort }, webhooks: server.config },
     handle,
-    server.secretKey,
+    secretKey,
     server.clock,
   );
   const app = await buildApp({
@@ -501,3 +503,21 @@ for (const dialect of DIALECTS) {
     }
   });
 }
+
+test('a stored response sealed under a former SECRET_KEY is forgotten: the retry runs afresh, never a 500', async (t) => {
+  const server = await start(t, 'sqlite');
+  const account = await server.createAccount();
+  const first = await createStream(server, account, 'key-before-rotation', { title: 'One' });
+  assert.equal(first.status, 201);
+  // A process started with another master secret cannot open what the first one sealed.
+  const other = await secondInstance(t, server, randomBytes(32));
+  const retried = await createStream(server, account, 'key-before-rotation', { title: 'One' }, other.origin);
+  assert.equal(retried.status, 201, JSON.stringify(retried.body));
+  assert.equal(retried.headers.get('idempotent-replayed'), null);
+  assert.notEqual((retried.body as { id: string }).id, (first.body as { id: string }).id);
+  // And the new outcome is kept for the key: a second retry there is a replay of it.
+  const again = await createStream(server, account, 'key-before-rotation', { title: 'One' }, other.origin);
+  assert.equal(again.status, 201);
+  assert.equal(again.headers.get('idempotent-replayed'), 'true');
+  assert.deepEqual(again.body, retried.body);
+});
