@@ -6,6 +6,7 @@ import type { StreamTable } from '../streams/stream.table.ts';
 import type { SubscriptionTable } from '../subscriptions/subscription.table.ts';
 import type { VideoTable } from '../videos/video.table.ts';
 import type { DeliveryAttemptTable, WebhookDeliveryTable, WebhookTable } from '../webhooks/webhook.table.ts';
+import type { WebhookRecoveryTable } from '../webhooks/recovery.table.ts';
 
 export interface Tables {
   users: UserTable;
@@ -17,4 +18,5 @@ export interface Tables {
   webhooks: WebhookTable;
   webhook_deliveries: WebhookDeliveryTable;
   webhook_delivery_attempts: DeliveryAttemptTable;
+  webhook_recoveries: WebhookRecoveryTable;
 }

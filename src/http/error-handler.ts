@@ -25,6 +25,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   webhook_url_taken: 409,
   webhook_limit_reached: 409,
   state_conflict: 409,
+  delivery_in_progress: 409,
   payload_too_large: 413,
   headers_too_large: 431,
   rate_limit_exceeded: 429,

@@ -19,6 +19,7 @@ export type ErrorCode =
   | 'webhook_url_taken'
   | 'webhook_limit_reached'
   | 'state_conflict'
+  | 'delivery_in_progress'
   | 'request_timeout'
   | 'payload_too_large'
   | 'headers_too_large'
@@ -42,7 +43,7 @@ export function invalidParameter(param: string, message: string): AppError {
 }
 
 export function notFound(
-  resource: 'stream' | 'video' | 'webhook' | 'user' | 'key' | 'subscription' | 'event',
+  resource: 'stream' | 'video' | 'webhook' | 'user' | 'key' | 'subscription' | 'event' | 'recovery',
   id: string,
 ): AppError {
   return new AppError('resource_not_found', `No ${resource} with id '${id}' exists.`, 'id');

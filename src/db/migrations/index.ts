@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import * as initial from './2026-11-22-001-initial.ts';
 import * as webhooks from './2026-11-22-002-webhooks.ts';
 import * as streamKeyVault from './2026-11-23-001-stream-key-vault.ts';
+import * as webhookManagement from './2026-11-23-003-webhook-management.ts';
 
 // Migrations run in the order of their names; a new one is a new dated file added here.
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001-initial': initial,
   '2026-11-22-002-webhooks': webhooks,
   '2026-11-23-001-stream-key-vault': streamKeyVault,
+  '2026-11-23-003-webhook-management': webhookManagement,
 };
