@@ -47,7 +47,7 @@ export const UpdateWebhookBody = Type.Object(
   },
   {
     additionalProperties: false,
-    minProperties: 1,
+    description: 'At least one of the two; a field not given is left as it is.',
     examples: [{ events: ['stream.started', 'stream.ended'] }],
   },
 );
