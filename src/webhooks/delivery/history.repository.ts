@@ -16,7 +16,13 @@ export async function pruneSettledDeliveries(db: Db, before: number, limit: numb
     .where('updated_at', '<', before)
     .where('status', 'in', SETTLED)
     .limit(limit);
-  const result = await db.deleteFrom('webhook_deliveries').where('id', 'in', oldest).executeTakeFirst();
+  const result = await db
+    .deleteFrom('webhook_deliveries')
+    .where('id', 'in', oldest)
+    // Checked again on the row itself: a resend that made it pending meanwhile keeps it (on
+    // PostgreSQL a row changed under the delete is re-checked against this, not the subquery).
+    .where('status', 'in', SETTLED)
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 

@@ -18,6 +18,7 @@ const EVENTS_PER_STEP = 500;
  * order: already due, ahead of newer work, and claimed oldest first.
  */
 export async function runRecoveryStep(db: Db, now: number): Promise<boolean> {
+  if (!(await recoveries.hasRunningRecovery(db))) return false;
   return db.transaction().execute(async (trx) => {
     const recovery = await recoveries.claimRunningRecovery(trx, now);
     if (!recovery) return false;

@@ -1,10 +1,26 @@
 // What a worker reads and writes to run a recovery: the recovery row (claimed by one worker at
 // a time), the window's events in creation order, and this webhook's deliveries of them.
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { dialectOf } from '../../db/dialect.ts';
 import type { EventRow } from '../../events/event.table.ts';
-import type { WebhookRecoveryRow } from '../recovery.table.ts';
+import type { RecoveryStatus, WebhookRecoveryRow } from '../recovery.table.ts';
 import type { DeliveryStatus, WebhookRow } from '../webhook.table.ts';
+
+// Literal, not bound: the partial index on running recoveries is usable only when the planner
+// sees the value.
+const RUNNING = sql<RecoveryStatus>`'running'`;
+
+/** A read through the partial index, so an idle worker opens no write transaction each cycle. */
+export async function hasRunningRecovery(db: Db): Promise<boolean> {
+  const row = await db
+    .selectFrom('webhook_recoveries')
+    .select('id')
+    .where('status', '=', RUNNING)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
 
 /**
  * Takes the oldest running recovery for the rest of the transaction. The statement writes, so
@@ -15,7 +31,7 @@ export async function claimRunningRecovery(trx: Db, now: number): Promise<Webhoo
   let oldest = trx
     .selectFrom('webhook_recoveries')
     .select('id')
-    .where('status', '=', 'running')
+    .where('status', '=', RUNNING)
     .orderBy('created_at', 'asc')
     .limit(1);
   if (dialectOf(trx) === 'postgres') oldest = oldest.forUpdate().skipLocked();
@@ -147,7 +163,7 @@ export async function oldestRunningRecoverySince(db: Db): Promise<number | undef
   const row = await db
     .selectFrom('webhook_recoveries')
     .select((eb) => eb.fn.min<number | string | null>('since').as('since'))
-    .where('status', '=', 'running')
+    .where('status', '=', RUNNING)
     .executeTakeFirst();
   const since = row?.since ?? null;
   return since === null ? undefined : Number(since);
