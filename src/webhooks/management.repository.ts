@@ -4,11 +4,9 @@
 import type { Db } from '../db/database.ts';
 import type { KeysetPosition } from '../db/keyset.ts';
 import type { EventType } from '../events/event-types.ts';
-import type { PublicWebhookRow } from './webhook.repository.ts';
+import { PUBLIC_COLUMNS, type PublicWebhookRow } from './webhook.repository.ts';
 import type { WebhookRecoveryRow } from './recovery.table.ts';
 import type { DeliveryAttemptRow, DeliveryStatus, WebhookTable } from './webhook.table.ts';
-
-const PUBLIC_COLUMNS = ['id', 'account_id', 'url', 'events', 'status', 'created_at'] as const;
 
 /** The account's webhook, or undefined (another account's is as missing as an unknown one). */
 export async function findOwnWebhook(

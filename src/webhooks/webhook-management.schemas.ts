@@ -158,7 +158,10 @@ export const RecoverBody = Type.Object(
       description: 'Start of the window (inclusive); within the delivery history (WEBHOOK_HISTORY_DAYS).',
     }),
     until: Type.Optional(
-      Type.String({ format: 'date-time', description: 'End of the window (exclusive); now when not given.' }),
+      Type.String({
+        format: 'date-time',
+        description: 'End of the window (exclusive); now when not given, and a later time counts as now.',
+      }),
     ),
   },
   {
