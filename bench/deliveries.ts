@@ -139,6 +139,7 @@ async function setUp(): Promise<Setup> {
     timeoutMs: 5000,
     disableAfterFailedEvents: 1000,
     allowPrivateTargets: true,
+    historyDays: 30,
   };
   const services = createServices(
     {

@@ -33,6 +33,8 @@ import { streamRoutes } from './streams/stream.routes.ts';
 import { videoRoutes } from './videos/video.routes.ts';
 import { secretRotationRoutes } from './webhooks/secret-rotation.routes.ts';
 import { webhookRoutes } from './webhooks/webhook.routes.ts';
+import { webhookManagementRoutes } from './webhooks/webhook-management.routes.ts';
+import { deliveryLogRoutes } from './webhooks/delivery-log.routes.ts';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -204,6 +206,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       });
       await v1.register(webhookRoutes, { webhooks: services.webhooks });
       await v1.register(secretRotationRoutes, { webhooks: services.webhooks });
+      await v1.register(webhookManagementRoutes, { management: services.webhookManagement });
+      await v1.register(deliveryLogRoutes, {
+        management: services.webhookManagement,
+        cursors: services.cursors,
+      });
     },
     { prefix: '/v1' },
   );

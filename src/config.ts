@@ -58,7 +58,11 @@ export interface WebhookConfig {
   timeoutMs: number;
   disableAfterFailedEvents: number;
   allowPrivateTargets: boolean;
+  /** Days of delivery history kept (and the furthest back a recovery may reach). */
+  historyDays: number;
 }
+
+export const DEFAULT_WEBHOOK_HISTORY_DAYS = 30;
 
 export interface IngestConfig {
   rtmpPort: number;
@@ -206,6 +210,7 @@ export function loadConfig(env: Env = process.env): Config {
     timeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', 5000, 100, 60_000),
     disableAfterFailedEvents: read.integer('WEBHOOK_DISABLE_AFTER_FAILED_EVENTS', 3, 1, 1000),
     allowPrivateTargets: read.boolean('WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
+    historyDays: read.integer('WEBHOOK_HISTORY_DAYS', DEFAULT_WEBHOOK_HISTORY_DAYS, 1, 3650),
   };
   const http: HttpLimitsConfig = {
     requestTimeoutMs: read.integer(

@@ -1,7 +1,12 @@
 // The composition root's wiring: one instance of each service over one database. The server,
 // the worker and the CLI all build their parts here, so they share the same rules.
 import { AccountService } from './accounts/account.service.ts';
-import type { Config, IngestConfig, WebhookConfig } from './config.ts';
+import {
+  DEFAULT_WEBHOOK_HISTORY_DAYS,
+  type Config,
+  type IngestConfig,
+  type WebhookConfig,
+} from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { CursorCodec } from './http/pagination.ts';
 import { IdempotencyService } from './idempotency/idempotency.service.ts';
@@ -14,6 +19,7 @@ import { SubscriptionService } from './subscriptions/subscription.service.ts';
 import { VideoService } from './videos/video.service.ts';
 import { SecretBox } from './shared/secret-box.ts';
 import { WebhookService } from './webhooks/webhook.service.ts';
+import { WebhookManagementService } from './webhooks/webhook-management.service.ts';
 
 export interface Services {
   database: DatabaseHandle;
@@ -25,6 +31,7 @@ export interface Services {
   videos: VideoService;
   subscriptions: SubscriptionService;
   webhooks: WebhookService;
+  webhookManagement: WebhookManagementService;
   /** Opens webhook secrets for the delivery worker. */
   webhookSecrets: SecretBox;
   /** Idempotency-Key claims and stored responses (sealed under their own derived key). */
@@ -34,7 +41,7 @@ export interface Services {
 export function createServices(
   config: Pick<Config, 'publicUrl'> & {
     ingest: Pick<IngestConfig, 'rtmpPort'>;
-    webhooks?: Pick<WebhookConfig, 'allowPrivateTargets'>;
+    webhooks?: Pick<WebhookConfig, 'allowPrivateTargets'> & Partial<Pick<WebhookConfig, 'historyDays'>>;
   },
   database: DatabaseHandle,
   secretKey: Buffer,
@@ -54,6 +61,10 @@ export function createServices(
     subscriptions: new SubscriptionService(db, clock),
     webhooks: new WebhookService(db, clock, webhookSecrets, {
       allowPrivateTargets: config.webhooks?.allowPrivateTargets ?? false,
+    }),
+    webhookManagement: new WebhookManagementService(db, clock, {
+      allowPrivateTargets: config.webhooks?.allowPrivateTargets ?? false,
+      historyDays: config.webhooks?.historyDays ?? DEFAULT_WEBHOOK_HISTORY_DAYS,
     }),
     webhookSecrets,
     idempotency: new IdempotencyService(

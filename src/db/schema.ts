@@ -7,6 +7,7 @@ import type { StreamTable } from '../streams/stream.table.ts';
 import type { SubscriptionTable } from '../subscriptions/subscription.table.ts';
 import type { VideoTable } from '../videos/video.table.ts';
 import type { DeliveryAttemptTable, WebhookDeliveryTable, WebhookTable } from '../webhooks/webhook.table.ts';
+import type { WebhookRecoveryTable } from '../webhooks/recovery.table.ts';
 
 export interface Tables {
   users: UserTable;
@@ -19,4 +20,5 @@ export interface Tables {
   webhook_deliveries: WebhookDeliveryTable;
   webhook_delivery_attempts: DeliveryAttemptTable;
   idempotency_keys: IdempotencyKeyTable;
+  webhook_recoveries: WebhookRecoveryTable;
 }

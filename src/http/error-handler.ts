@@ -28,6 +28,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   state_conflict: 409,
   idempotency_key_reused: 409,
   idempotency_key_in_use: 409,
+  delivery_in_progress: 409,
   payload_too_large: 413,
   headers_too_large: 431,
   rate_limit_exceeded: 429,

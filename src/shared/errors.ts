@@ -22,6 +22,7 @@ export type ErrorCode =
   | 'idempotency_key_invalid'
   | 'idempotency_key_reused'
   | 'idempotency_key_in_use'
+  | 'delivery_in_progress'
   | 'request_timeout'
   | 'payload_too_large'
   | 'headers_too_large'
@@ -45,7 +46,7 @@ export function invalidParameter(param: string, message: string): AppError {
 }
 
 export function notFound(
-  resource: 'stream' | 'video' | 'webhook' | 'user' | 'key' | 'subscription' | 'event',
+  resource: 'stream' | 'video' | 'webhook' | 'user' | 'key' | 'subscription' | 'event' | 'recovery',
   id: string,
 ): AppError {
   return new AppError('resource_not_found', `No ${resource} with id '${id}' exists.`, 'id');

@@ -3,7 +3,7 @@ import { dialectOf } from '../db/dialect.ts';
 import type { WebhookRow, WebhookStatus } from './webhook.table.ts';
 
 // The columns the API may show. The secrets' ciphertexts are read only by the sender's query.
-const PUBLIC_COLUMNS = ['id', 'account_id', 'url', 'events', 'status', 'created_at'] as const;
+export const PUBLIC_COLUMNS = ['id', 'account_id', 'url', 'events', 'status', 'created_at'] as const;
 
 export type PublicWebhookRow = Pick<WebhookRow, (typeof PUBLIC_COLUMNS)[number]>;
 

@@ -161,7 +161,7 @@ export class WebhookService {
   }
 }
 
-function checkEvents(events: string[]): WebhookEventFilter[] {
+export function checkEvents(events: string[]): WebhookEventFilter[] {
   if (events.length === 0)
     throw invalidParameter('events', "The field 'events' must have at least one item.");
   if (new Set(events).size !== events.length) {
@@ -185,6 +185,6 @@ function checkEvents(events: string[]): WebhookEventFilter[] {
   return types;
 }
 
-function urlTakenError(): AppError {
+export function urlTakenError(): AppError {
   return new AppError('webhook_url_taken', 'This account already has a webhook with this URL.', 'url');
 }

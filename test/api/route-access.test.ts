@@ -277,6 +277,8 @@ describe('route access', () => {
     const bodies: Record<string, unknown> = {
       'POST /v1/streams': { title: 'Not yours to create' },
       'POST /v1/webhooks': { url: 'https://hooks.example/two', events: ['*'] },
+      'PATCH /v1/webhooks/:id': { events: ['ping'] },
+      'POST /v1/webhooks/:id/recover': { since: new Date(Date.now() - 60_000).toISOString() },
     };
 
     const writeRoutes = registeredRoutes(running.app).filter((r) => isMutating(r.method));
@@ -284,17 +286,24 @@ describe('route access', () => {
       writeRoutes.map((r) => `${r.method} ${r.path}`).sort(),
       [
         'DELETE /v1/webhooks/:id',
+        'PATCH /v1/webhooks/:id',
         'POST /v1/streams',
         'POST /v1/streams/:id/reset-stream-key',
         'POST /v1/webhooks',
+        'POST /v1/webhooks/:id/deliveries/:event_id/resend',
+        'POST /v1/webhooks/:id/enable',
+        'POST /v1/webhooks/:id/recover',
         'POST /v1/webhooks/:id/rotate-secret',
+        'POST /v1/webhooks/:id/test',
       ],
       'the write routes this test knows how to call (add a body or id for a new one)',
     );
     // Every spelling is tried before failing, so a failure lists all the ways through.
     const problems: string[] = [];
     for (const route of writeRoutes) {
-      const path = route.path.replace(/:id/, () => ids[route.path.split('/')[2]!] ?? 'x_1');
+      const path = route.path
+        .replace(/:id/, () => ids[route.path.split('/')[2]!] ?? 'x_1')
+        .replace(/:event_id/, 'evt_1');
       const body = bodies[`${route.method} ${route.path}`];
       for (const spelling of spellingsOf(path, running.port)) {
         const name = `${route.method} ${spelling.target} (${spelling.name})`;
@@ -337,6 +346,18 @@ describe('route access', () => {
       .select('previous_secret_ciphertext')
       .executeTakeFirstOrThrow();
     assert.equal(secrets.previous_secret_ciphertext, null, 'the webhook secret was not rotated');
+    assert.deepEqual(webhooks.body.data[0].events, ['*'], 'the webhook was not changed');
+    const recoveries = await running.services.database.db
+      .selectFrom('webhook_recoveries')
+      .select('id')
+      .execute();
+    const events = await running.services.database.db.selectFrom('events').select('type').execute();
+    assert.deepEqual(recoveries, [], 'no recovery was started');
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['ping'],
+      'no test ping was sent (only the registration ping)',
+    );
 
     // The same spelling with a write key does reach the handler: the refusals above were the
     // scope check, not a missed route.

@@ -31,6 +31,7 @@ export const FAST_WEBHOOKS: WebhookConfig = {
   timeoutMs: 2000,
   disableAfterFailedEvents: 3,
   allowPrivateTargets: true,
+  historyDays: 30,
 };
 
 export interface MediaOptions {

@@ -3,6 +3,7 @@ import * as initial from './2026-11-22-001-initial.ts';
 import * as webhooks from './2026-11-22-002-webhooks.ts';
 import * as streamKeyVault from './2026-11-23-001-stream-key-vault.ts';
 import * as webhookSecretRotation from './2026-11-23-002-webhook-secret-rotation.ts';
+import * as webhookManagement from './2026-11-23-003-webhook-management.ts';
 import * as idempotencyKeys from './2026-11-23-004-idempotency-keys.ts';
 
 // Migrations run in the order of their names; a new one is a new dated file added here.
@@ -11,5 +12,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22-002-webhooks': webhooks,
   '2026-11-23-001-stream-key-vault': streamKeyVault,
   '2026-11-23-002-webhook-secret-rotation': webhookSecretRotation,
+  '2026-11-23-003-webhook-management': webhookManagement,
   '2026-11-23-004-idempotency-keys': idempotencyKeys,
 };

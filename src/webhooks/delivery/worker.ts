@@ -1,5 +1,6 @@
 // The delivery worker: a cycle of small named steps.
-//   recover expired leases -> fan out the outbox -> claim due deliveries (as many as the limiter
+//   recover expired leases -> fan out the outbox -> a batch of a recovery -> prune old history
+//   (at most once a minute) -> claim due deliveries (as many as the limiter
 //   allows, overall and per webhook) -> prepare (envelope, signatures) -> send -> decide ->
 //   record (batched).
 // When a cycle runs is the scheduler's business (scheduler.ts): on an in-process signal or
@@ -28,6 +29,8 @@ import { CycleScheduler } from './scheduler.ts';
 import { SecretCache } from './secret-cache.ts';
 import { findWebhooksForSending, type SendingWebhook } from '../webhook.repository.ts';
 import { onWebhookRemoved } from './removal-signal.ts';
+import { runRecoveryStep } from './recovery-runner.ts';
+import { HistoryPruner } from './history-pruner.ts';
 
 export interface DeliveryWorkerOptions {
   database: DatabaseHandle;
@@ -45,6 +48,8 @@ export interface DeliveryWorkerOptions {
   perWebhookConcurrency?: number;
   pollIntervalMs?: number;
   random?: () => number;
+  /** Rows deleted per pruning statement (tests make it small). */
+  pruneBatchRows?: number;
 }
 
 export const DEFAULT_CONCURRENCY = 256;
@@ -75,6 +80,7 @@ export class DeliveryWorker {
   private readonly slots: KeyedLimiter<string>;
   private readonly aborts = new AttemptAborts();
   private readonly secrets: SecretCache;
+  private readonly pruner: HistoryPruner;
   private readonly leaseToken = `lease_${randomBase62(16)}`;
   private readonly leaseMs: number;
 
@@ -99,6 +105,7 @@ export class DeliveryWorker {
       options.perWebhookConcurrency ?? DEFAULT_PER_WEBHOOK_CONCURRENCY,
     );
     this.secrets = new SecretCache(options.secrets);
+    this.pruner = new HistoryPruner(options.database.db, config.historyDays, options.pruneBatchRows);
     const postgres = dialectOf(options.database.db) === 'postgres';
     const pollMs = options.pollIntervalMs ?? (postgres ? POSTGRES_POLL_MS : SQLITE_POLL_MS);
     this.scheduler = new CycleScheduler({
@@ -186,8 +193,13 @@ export class DeliveryWorker {
       if (recovered > 0) this.options.logger.warn({ recovered }, 'took over deliveries whose lease expired');
     }
     await fanOutAll(database.db, () => clock.now());
+    const recovering = !this.stopping && (await runRecoveryStep(database.db, clock.now()));
+    const pruned = await this.pruner.maybeRun(clock.now());
+    if (pruned && pruned.deliveries + pruned.events > 0) {
+      this.options.logger.info(pruned, 'pruned webhook delivery history');
+    }
     const claims = await this.claim();
-    if (claims.length === 0) return false;
+    if (claims.length === 0) return recovering;
     await this.prepareAndSend(claims);
     return true;
   }
