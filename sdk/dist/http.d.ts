@@ -3,7 +3,8 @@ import { type OperationId } from './operations.ts';
  * When an operation may be sent again:
  * - `safe`: reads and changes that are the same when repeated (GET, DELETE, PATCH, enable);
  * - `keyed`: creations, sent with an Idempotency-Key the service uses to answer a repeat with
- *   the first result;
+ *   the first result (also retried on 409 `idempotency_key_in_use`, an earlier attempt still
+ *   being handled);
  * - `rate-limited-only`: only after a 429, which the service answers before doing anything
  *   (rotating a secret or sending a test twice would not be the same as once).
  */

@@ -115,7 +115,14 @@ export class Transport {
                 await this.sleep(Math.max(retryAfterMs ?? 0, this.backoff(attempt)));
                 continue;
             }
-            throw apiError(response, text, requestId, retryAfterMs);
+            const error = apiError(response, text, requestId, retryAfterMs);
+            // An earlier attempt of this creation (one that timed out here) is still being handled:
+            // asked again later, the service answers with its result.
+            if (canRetry && policy === 'keyed' && error.code === 'idempotency_key_in_use') {
+                await this.sleep(Math.max(retryAfterMs ?? 0, this.backoff(attempt)));
+                continue;
+            }
+            throw error;
         }
     }
     url(template, path, query) {

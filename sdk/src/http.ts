@@ -9,7 +9,8 @@ import { routes, type OperationId } from './operations.ts';
  * When an operation may be sent again:
  * - `safe`: reads and changes that are the same when repeated (GET, DELETE, PATCH, enable);
  * - `keyed`: creations, sent with an Idempotency-Key the service uses to answer a repeat with
- *   the first result;
+ *   the first result (also retried on 409 `idempotency_key_in_use`, an earlier attempt still
+ *   being handled);
  * - `rate-limited-only`: only after a 429, which the service answers before doing anything
  *   (rotating a secret or sending a test twice would not be the same as once).
  */
@@ -175,7 +176,14 @@ export class Transport {
         await this.sleep(Math.max(retryAfterMs ?? 0, this.backoff(attempt)));
         continue;
       }
-      throw apiError(response, text, requestId, retryAfterMs);
+      const error = apiError(response, text, requestId, retryAfterMs);
+      // An earlier attempt of this creation (one that timed out here) is still being handled:
+      // asked again later, the service answers with its result.
+      if (canRetry && policy === 'keyed' && error.code === 'idempotency_key_in_use') {
+        await this.sleep(Math.max(retryAfterMs ?? 0, this.backoff(attempt)));
+        continue;
+      }
+      throw error;
     }
   }
 

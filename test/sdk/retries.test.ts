@@ -3,7 +3,7 @@
 // without waiting it out; the one exception, the service's own 429, moves the service's clock.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ConnectionError, RateLimitError, ServerError, Tributary } from '@tributary/sdk';
+import { ConflictError, ConnectionError, RateLimitError, ServerError, Tributary } from '@tributary/sdk';
 import { TestClock } from '../helpers/clock.ts';
 import { freePort } from '../helpers/app.ts';
 import { DIALECTS } from '../helpers/databases.ts';
@@ -130,6 +130,26 @@ for (const dialect of DIALECTS) {
       // Reads carry none.
       await client.streams.list();
       assert.equal(proxy.seen[6]?.headers['idempotency-key'], undefined);
+    });
+
+    test('a creation answered 409 idempotency_key_in_use is asked again; another 409 is not', async (t) => {
+      const inUse = JSON.stringify({ error: { code: 'idempotency_key_in_use', message: 'In progress.' } });
+      const reused = JSON.stringify({ error: { code: 'idempotency_key_reused', message: 'Other body.' } });
+      const { server, proxy, delays, client } = await setup(t, dialect, [
+        { kind: 'status', status: 409, body: inUse },
+        { kind: 'forward' },
+        { kind: 'status', status: 409, body: reused },
+      ]);
+      await client.streams.create({ title: 'Patient' });
+      assert.equal(proxy.seen.length, 2);
+      assert.equal(proxy.seen[0]?.headers['idempotency-key'], proxy.seen[1]?.headers['idempotency-key']);
+      assert.equal(delays.length, 1);
+      assert.equal(await streamCount(server), 1);
+
+      const error = await client.streams.create({ title: 'Refused' }).catch((e: unknown) => e);
+      assert.ok(error instanceof ConflictError);
+      assert.equal(error.code, 'idempotency_key_reused');
+      assert.equal(proxy.seen.length, 3);
     });
 
     test('a creation whose answer was lost after the service handled it is not created twice', async (t) => {
