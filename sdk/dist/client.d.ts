@@ -1,8 +1,8 @@
-import { type RetryOptions } from './http.ts';
-import { Streams } from './resources/streams.ts';
-import { Videos } from './resources/videos.ts';
-import { Webhooks } from './resources/webhooks.ts';
-import { verifyWebhook } from './webhooks/verify.ts';
+import { type RetryOptions } from './http.js';
+import { Streams } from './resources/streams.js';
+import { Videos } from './resources/videos.js';
+import { Webhooks } from './resources/webhooks.js';
+import { verifyWebhook } from './webhooks/verify.js';
 export interface TributaryOptions {
     /** An API key (`tk_...`); a read-scoped key can only read. */
     apiKey: string;

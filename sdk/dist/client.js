@@ -1,8 +1,8 @@
-import { Transport } from "./http.js";
-import { Streams } from "./resources/streams.js";
-import { Videos } from "./resources/videos.js";
-import { Webhooks } from "./resources/webhooks.js";
-import { verifyWebhook } from "./webhooks/verify.js";
+import { Transport } from './http.js';
+import { Streams } from './resources/streams.js';
+import { Videos } from './resources/videos.js';
+import { Webhooks } from './resources/webhooks.js';
+import { verifyWebhook } from './webhooks/verify.js';
 /** The Tributary API client. */
 export class Tributary {
     /** Delivery verification, usable without a client (a receiver needs no API key). */

@@ -1,4 +1,4 @@
-import { type OperationId } from './operations.ts';
+import { type OperationId } from './operations.js';
 /**
  * When an operation may be sent again:
  * - `safe`: reads and changes that are the same when repeated (GET, DELETE, PATCH, enable);

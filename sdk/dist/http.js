@@ -1,9 +1,9 @@
 // One request to the API, retried when that is safe: network failures and timeouts, 429
 // (after `Retry-After`) and 5xx, with exponential backoff. Creations carry an Idempotency-Key,
 // the same on every attempt, so a retried creation cannot create twice.
-import { webCrypto } from "./crypto.js";
-import { ConnectionError, errorForStatus, RateLimitError, TributaryError } from "./errors.js";
-import { routes } from "./operations.js";
+import { webCrypto } from './crypto.js';
+import { ConnectionError, errorForStatus, RateLimitError, TributaryError } from './errors.js';
+import { routes } from './operations.js';
 const defaultSleep = (ms) => new Promise((resolve) => {
     setTimeout(resolve, ms);
 });

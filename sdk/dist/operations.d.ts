@@ -1,5 +1,5 @@
-import type { operations } from './generated/openapi.ts';
-import { type PendingOperations } from './pending-operations.ts';
+import type { operations } from './generated/openapi.js';
+import { type PendingOperations } from './pending-operations.js';
 export type Operations = operations & Omit<PendingOperations, keyof operations>;
 export type OperationId = keyof Operations;
 export interface Route {

@@ -1,3 +1,3 @@
-import { operationRoutes } from "./generated/routes.js";
-import { pendingRoutes } from "./pending-operations.js";
+import { operationRoutes } from './generated/routes.js';
+import { pendingRoutes } from './pending-operations.js';
 export const routes = { ...pendingRoutes, ...operationRoutes };

@@ -1,5 +1,5 @@
-import type { operations } from './generated/openapi.ts';
-import type { Route } from './operations.ts';
+import type { operations } from './generated/openapi.js';
+import type { Route } from './operations.js';
 type Json<T> = {
     content: {
         'application/json': T;

@@ -1,4 +1,4 @@
-import type { BodyOf, QueryOf, ResponseOf } from './operations.ts';
+import type { BodyOf, QueryOf, ResponseOf } from './operations.js';
 export type Stream = ResponseOf<'getStream'>;
 export type StreamListItem = ResponseOf<'listStreams'>['data'][number];
 /** Where an encoder publishes: on the creator's own requests with a write-scoped key only. */

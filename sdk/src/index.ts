@@ -1,6 +1,6 @@
-export { Tributary, type TributaryOptions } from './client.ts';
-export type { RequestOptions, RetryOptions } from './http.ts';
-export { PageIterator, type Page } from './pagination.ts';
+export { Tributary, type TributaryOptions } from './client.js';
+export type { RequestOptions, RetryOptions } from './http.js';
+export { PageIterator, type Page } from './pagination.js';
 export {
   AuthenticationError,
   ConflictError,
@@ -12,14 +12,14 @@ export {
   ServerError,
   TributaryError,
   WebhookVerificationError,
-} from './errors.ts';
+} from './errors.js';
 export {
   verifyWebhook,
   timingSafeEqual,
   DEFAULT_TOLERANCE_SECONDS,
   type VerifyOptions,
   type WebhookHeaders,
-} from './webhooks/verify.ts';
-export type * from './types.ts';
-export type * from './webhooks/events.ts';
-export type { paths, operations } from './generated/openapi.ts';
+} from './webhooks/verify.js';
+export type * from './types.js';
+export type * from './webhooks/events.js';
+export type { paths, operations } from './generated/openapi.js';

@@ -1,9 +1,9 @@
 // The operations the client can call, typed from the generated OpenAPI types. A route the
 // generated file does not know yet comes from pending-operations.ts until `npm run sdk:types`
 // is run against a service that serves it; from then on the generated definition wins.
-import type { operations } from './generated/openapi.ts';
-import { operationRoutes } from './generated/routes.ts';
-import { pendingRoutes, type PendingOperations } from './pending-operations.ts';
+import type { operations } from './generated/openapi.js';
+import { operationRoutes } from './generated/routes.js';
+import { pendingRoutes, type PendingOperations } from './pending-operations.js';
 
 export type Operations = operations & Omit<PendingOperations, keyof operations>;
 export type OperationId = keyof Operations;

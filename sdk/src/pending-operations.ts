@@ -2,8 +2,8 @@
 // written in the generated types' shape. Once `npm run sdk:types` has run against a service
 // that serves them, operations.ts takes the generated definitions instead and this file can
 // be emptied (its entries are ignored for any operationId the generated file has).
-import type { operations } from './generated/openapi.ts';
-import type { Route } from './operations.ts';
+import type { operations } from './generated/openapi.js';
+import type { Route } from './operations.js';
 
 type Json<T> = { content: { 'application/json': T } };
 type Params<Path, Query = never> = { query?: Query; header?: never; path: Path; cookie?: never };

@@ -1,5 +1,5 @@
 // The API's objects and parameters by name, all derived from the generated OpenAPI types.
-import type { BodyOf, QueryOf, ResponseOf } from './operations.ts';
+import type { BodyOf, QueryOf, ResponseOf } from './operations.js';
 
 export type Stream = ResponseOf<'getStream'>;
 export type StreamListItem = ResponseOf<'listStreams'>['data'][number];

@@ -1,4 +1,4 @@
-import { PageIterator } from "../pagination.js";
+import { PageIterator } from '../pagination.js';
 export class Videos {
     transport;
     constructor(transport) {

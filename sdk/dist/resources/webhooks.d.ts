@@ -1,8 +1,8 @@
-import type { RequestOptions, Transport } from '../http.ts';
-import { PageIterator } from '../pagination.ts';
-import type { CreatedWebhook, CreateWebhookParams, DeletedWebhook, DeliverySummary, ListDeliveriesParams, RecoverWebhookParams, RotatedWebhook, UpdateWebhookParams, Webhook, WebhookDelivery, WebhookList, WebhookRecovery, WebhookTest } from '../types.ts';
-import { type VerifyOptions, type WebhookHeaders } from '../webhooks/verify.ts';
-import type { WebhookEvent } from '../webhooks/events.ts';
+import type { RequestOptions, Transport } from '../http.js';
+import { PageIterator } from '../pagination.js';
+import type { CreatedWebhook, CreateWebhookParams, DeletedWebhook, DeliverySummary, ListDeliveriesParams, RecoverWebhookParams, RotatedWebhook, UpdateWebhookParams, Webhook, WebhookDelivery, WebhookList, WebhookRecovery, WebhookTest } from '../types.js';
+import { type VerifyOptions, type WebhookHeaders } from '../webhooks/verify.js';
+import type { WebhookEvent } from '../webhooks/events.js';
 /** A webhook's delivery log. */
 export declare class WebhookDeliveries {
     private readonly transport;

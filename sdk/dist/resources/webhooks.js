@@ -1,5 +1,5 @@
-import { PageIterator } from "../pagination.js";
-import { verifyWebhook } from "../webhooks/verify.js";
+import { PageIterator } from '../pagination.js';
+import { verifyWebhook } from '../webhooks/verify.js';
 /** A webhook's delivery log. */
 export class WebhookDeliveries {
     transport;

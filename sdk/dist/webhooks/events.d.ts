@@ -1,4 +1,4 @@
-import type { Stream, Video } from '../types.ts';
+import type { Stream, Video } from '../types.js';
 /** A stream event's `data`: the stream's detail object, without ingest settings. */
 export type StreamEventData = Omit<Stream, 'ingest'>;
 /** A subscription event's `data`. */

@@ -1,4 +1,4 @@
-import type { WebhookEvent } from './events.ts';
+import type { WebhookEvent } from './events.js';
 /** A Fetch `Headers`, or a plain object such as Node's `request.headers`. */
 export type WebhookHeaders = Headers | Record<string, string | readonly string[] | undefined>;
 export interface VerifyOptions {

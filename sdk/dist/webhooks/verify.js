@@ -7,8 +7,8 @@
 //   which has no timestamp (`X-Service-Signature-Previous` carries the previous secret's after a
 //   rotation). Used only when the delivery has no `webhook-signature`; `legacy: false` refuses it.
 // Web Crypto only, so the same code runs in browsers, edge runtimes and Node.
-import { webCrypto } from "../crypto.js";
-import { WebhookVerificationError } from "../errors.js";
+import { webCrypto } from '../crypto.js';
+import { WebhookVerificationError } from '../errors.js';
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 /**
  * Verifies a delivery and returns its event. `rawBody` must be the exact bytes received (not

@@ -1,6 +1,6 @@
-import type { RequestOptions, Transport } from '../http.ts';
-import { PageIterator } from '../pagination.ts';
-import type { CreateStreamParams, ListStreamsParams, Stream, StreamListItem } from '../types.ts';
+import type { RequestOptions, Transport } from '../http.js';
+import { PageIterator } from '../pagination.js';
+import type { CreateStreamParams, ListStreamsParams, Stream, StreamListItem } from '../types.js';
 
 export class Streams {
   private readonly transport: Transport;

@@ -1,6 +1,6 @@
-import type { RequestOptions, Transport } from '../http.ts';
-import { PageIterator } from '../pagination.ts';
-import type { ListVideosParams, Video, VideoListItem } from '../types.ts';
+import type { RequestOptions, Transport } from '../http.js';
+import { PageIterator } from '../pagination.js';
+import type { ListVideosParams, Video, VideoListItem } from '../types.js';
 
 export class Videos {
   private readonly transport: Transport;

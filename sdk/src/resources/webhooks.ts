@@ -1,5 +1,5 @@
-import type { RequestOptions, Transport } from '../http.ts';
-import { PageIterator } from '../pagination.ts';
+import type { RequestOptions, Transport } from '../http.js';
+import { PageIterator } from '../pagination.js';
 import type {
   CreatedWebhook,
   CreateWebhookParams,
@@ -14,9 +14,9 @@ import type {
   WebhookList,
   WebhookRecovery,
   WebhookTest,
-} from '../types.ts';
-import { verifyWebhook, type VerifyOptions, type WebhookHeaders } from '../webhooks/verify.ts';
-import type { WebhookEvent } from '../webhooks/events.ts';
+} from '../types.js';
+import { verifyWebhook, type VerifyOptions, type WebhookHeaders } from '../webhooks/verify.js';
+import type { WebhookEvent } from '../webhooks/events.js';
 
 /** A webhook's delivery log. */
 export class WebhookDeliveries {

@@ -1,5 +1,5 @@
 // What a delivery's body holds, typed by event type (decisions.md, "Event data").
-import type { Stream, Video } from '../types.ts';
+import type { Stream, Video } from '../types.js';
 
 /** A stream event's `data`: the stream's detail object, without ingest settings. */
 export type StreamEventData = Omit<Stream, 'ingest'>;

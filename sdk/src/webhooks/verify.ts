@@ -7,9 +7,9 @@
 //   which has no timestamp (`X-Service-Signature-Previous` carries the previous secret's after a
 //   rotation). Used only when the delivery has no `webhook-signature`; `legacy: false` refuses it.
 // Web Crypto only, so the same code runs in browsers, edge runtimes and Node.
-import { webCrypto } from '../crypto.ts';
-import { WebhookVerificationError } from '../errors.ts';
-import type { WebhookEvent } from './events.ts';
+import { webCrypto } from '../crypto.js';
+import { WebhookVerificationError } from '../errors.js';
+import type { WebhookEvent } from './events.js';
 
 /** A Fetch `Headers`, or a plain object such as Node's `request.headers`. */
 export type WebhookHeaders = Headers | Record<string, string | readonly string[] | undefined>;
