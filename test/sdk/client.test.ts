@@ -12,7 +12,7 @@ import {
   TributaryError,
   type Stream,
 } from '@tributary/sdk';
-import { systemClock } from '../../src/shared/clock.ts';
+import { TestClock } from '../helpers/clock.ts';
 import { startTestServer } from '../helpers/server.ts';
 import { DIALECTS } from '../helpers/databases.ts';
 
@@ -41,11 +41,16 @@ for (const dialect of DIALECTS) {
     });
 
     test('streams.list pages through every stream with for await, and filters', async (t) => {
-      const server = await startTestServer(t, { dialect, rateLimitPerKey: 100_000, clock: systemClock });
+      // Each stream a second after the last, so newest-first is the order they were made in.
+      const clock = new TestClock();
+      const server = await startTestServer(t, { dialect, rateLimitPerKey: 100_000, clock });
       const account = await server.createAccount();
       const client = new Tributary({ apiKey: account.writeKey, baseUrl: server.origin });
       const ids: string[] = [];
-      for (let i = 0; i < 7; i++) ids.push((await client.streams.create({ title: `Stream ${i}` })).id);
+      for (let i = 0; i < 7; i++) {
+        ids.push((await client.streams.create({ title: `Stream ${i}` })).id);
+        clock.advance(1000);
+      }
       const live = ids.slice(0, 2);
       for (const id of live) await server.services.streams.goLive(id);
 
@@ -78,7 +83,8 @@ for (const dialect of DIALECTS) {
     });
 
     test('videos.list and videos.get', async (t) => {
-      const server = await startTestServer(t, { dialect, rateLimitPerKey: 100_000, clock: systemClock });
+      const clock = new TestClock();
+      const server = await startTestServer(t, { dialect, rateLimitPerKey: 100_000, clock });
       const account = await server.createAccount();
       const published: string[] = [];
       for (let i = 0; i < 3; i++) {
@@ -89,6 +95,7 @@ for (const dialect of DIALECTS) {
           tags: ['demo'],
         });
         published.push(row.id);
+        clock.advance(1000);
       }
       const client = new Tributary({ apiKey: account.readKey, baseUrl: server.origin });
       const listed: string[] = [];
