@@ -6,7 +6,7 @@ import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
-  { ignores: ['node_modules/', 'data/', 'coverage/', 'public/vendor/', '.bench/'] },
+  { ignores: ['node_modules/', 'data/', 'coverage/', 'public/vendor/', '.bench/', 'sdk/dist/'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {

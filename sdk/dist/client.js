@@ -1,0 +1,19 @@
+import { Transport } from './http.js';
+import { Streams } from './resources/streams.js';
+import { Videos } from './resources/videos.js';
+import { Webhooks } from './resources/webhooks.js';
+import { verifyWebhook } from './webhooks/verify.js';
+/** The Tributary API client. */
+export class Tributary {
+    /** Delivery verification, usable without a client (a receiver needs no API key). */
+    static webhooks = { verify: verifyWebhook };
+    streams;
+    videos;
+    webhooks;
+    constructor(options) {
+        const transport = new Transport(options);
+        this.streams = new Streams(transport);
+        this.videos = new Videos(transport);
+        this.webhooks = new Webhooks(transport);
+    }
+}

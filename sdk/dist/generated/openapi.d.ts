@@ -1,0 +1,3419 @@
+export interface paths {
+    '/v1/streams': {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List streams, newest first */
+        get: operations['listStreams'];
+        put?: never;
+        /** Create a stream, scheduled or in standby */
+        post: operations['createStream'];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    '/v1/streams/{id}': {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a stream */
+        get: operations['getStream'];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    '/v1/streams/{id}/reset-stream-key': {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace a stream's secret stream key (creator only) */
+        post: operations['resetStreamKey'];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    '/v1/videos': {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List published videos, newest first */
+        get: operations['listVideos'];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    '/v1/videos/{id}': {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a video */
+        get: operations['getVideo'];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    '/v1/webhooks': {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the account's webhooks (without secrets) */
+        get: operations['listWebhooks'];
+        put?: never;
+        /** Register a webhook; its secret is shown only in this response, and a ping follows */
+        post: operations['createWebhook'];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    '/v1/webhooks/{id}': {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a webhook (without its secret) */
+        get: operations['getWebhook'];
+        put?: never;
+        post?: never;
+        /** Delete a webhook for good; deliveries to it stop at once */
+        delete: operations['deleteWebhook'];
+        options?: never;
+        head?: never;
+        /** Change a webhook's URL and/or events, checked as on creation */
+        patch: operations['updateWebhook'];
+        trace?: never;
+    };
+    '/v1/webhooks/{id}/deliveries': {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a webhook's deliveries, newest first */
+        get: operations['listWebhookDeliveries'];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    '/v1/webhooks/{id}/deliveries/{event_id}': {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One event's delivery to this webhook, with all its attempts */
+        get: operations['getWebhookDelivery'];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    '/v1/webhooks/{id}/deliveries/{event_id}/resend': {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send this event to this webhook again now, with the same event id */
+        post: operations['resendWebhookDelivery'];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    '/v1/webhooks/{id}/enable': {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make a disabled webhook active again, with its failure count reset */
+        post: operations['enableWebhook'];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    '/v1/webhooks/{id}/recover': {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send again, oldest first, the events of a time window this webhook did not receive */
+        post: operations['recoverWebhook'];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    '/v1/webhooks/{id}/recoveries/{recovery_id}': {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Follow a recovery: running until every event of its window is queued */
+        get: operations['getWebhookRecovery'];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    '/v1/webhooks/{id}/rotate-secret': {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace the signing secret; the new one is shown only in this response, and deliveries carry signatures with both for 24 hours */
+        post: operations['rotateWebhookSecret'];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    '/v1/webhooks/{id}/test': {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a ping to this webhook now, as an ordinary logged delivery */
+        post: operations['testWebhook'];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: never;
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    listStreams: {
+        parameters: {
+            query?: {
+                category?: 'gaming' | 'music' | 'coding' | 'talk' | 'art' | 'just-chatting' | 'sports' | 'education' | 'science-and-technology' | 'travel' | 'food' | 'fitness';
+                creator_id?: string;
+                /** @description The previous page's `pagination.next_cursor`. */
+                cursor?: string;
+                /** @description Page size. */
+                limit?: number;
+                status?: 'live' | 'scheduled' | 'ended';
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        data: {
+                            /** @enum {string} */
+                            category: 'gaming' | 'music' | 'coding' | 'talk' | 'art' | 'just-chatting' | 'sports' | 'education' | 'science-and-technology' | 'travel' | 'food' | 'fitness';
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC with milliseconds.
+                             */
+                            created_at: string;
+                            creator_id: string;
+                            description: string | null;
+                            /** @description Prefix `str_`. */
+                            id: string;
+                            /** @enum {string} */
+                            privacy: 'public' | 'private';
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC with milliseconds.
+                             */
+                            scheduled_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC with milliseconds.
+                             */
+                            started_at: string | null;
+                            /** @enum {string} */
+                            status: 'live' | 'scheduled' | 'ended';
+                            /** Format: uri */
+                            stream_url: string;
+                            /** Format: uri */
+                            thumbnail_url: string | null;
+                            title: string;
+                            /** @description Null unless live. */
+                            viewer_count: number | null;
+                        }[];
+                        pagination: {
+                            has_more: boolean;
+                            /** @description Pass as `cursor` to get the next page. */
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createStream: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: a repeat with the same key and the same body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing. 1 to 255 printable ASCII characters, unique per request (a UUID, say); scoped to the account. */
+                'idempotency-key'?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                'application/json': {
+                    /**
+                     * @description Defaults to `talk`.
+                     * @enum {string}
+                     */
+                    category?: 'gaming' | 'music' | 'coding' | 'talk' | 'art' | 'just-chatting' | 'sports' | 'education' | 'science-and-technology' | 'travel' | 'food' | 'fitness';
+                    description?: string;
+                    /**
+                     * @default public
+                     * @enum {string}
+                     */
+                    privacy?: 'public' | 'private';
+                    /**
+                     * @description Whether the recording becomes a video when the stream ends.
+                     * @default true
+                     */
+                    record?: boolean;
+                    /**
+                     * Format: date-time
+                     * @description RFC 3339 with a time zone; must be in the future.
+                     */
+                    scheduled_at?: string;
+                    /** @description 1 to 120 characters (Unicode code points) after surrounding whitespace is trimmed. */
+                    title: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        /** @enum {string} */
+                        category: 'gaming' | 'music' | 'coding' | 'talk' | 'art' | 'just-chatting' | 'sports' | 'education' | 'science-and-technology' | 'travel' | 'food' | 'fitness';
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        created_at: string;
+                        creator_id: string;
+                        description: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        ended_at: string | null;
+                        /** @description Prefix `str_`. */
+                        id: string;
+                        /** @description Present only on the creator's own requests made with a write-scoped key (POST /streams, GET /streams/{id}, the key reset). */
+                        ingest?: {
+                            /** @description Server URL to enter in the streaming software. */
+                            rtmp_url: string;
+                            /** @description Secret key to publish with. Shown only to the creator, on a write-scoped key. */
+                            stream_key: string;
+                        };
+                        peak_viewer_count: number | null;
+                        /** @enum {string} */
+                        privacy: 'public' | 'private';
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        scheduled_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        started_at: string | null;
+                        /** @enum {string} */
+                        status: 'live' | 'scheduled' | 'ended';
+                        /** Format: uri */
+                        stream_url: string;
+                        /** Format: uri */
+                        thumbnail_url: string | null;
+                        title: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        updated_at: string;
+                        /** @description Null unless live. */
+                        viewer_count: number | null;
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description idempotency_key_reused: the key was used for a different request; idempotency_key_in_use: the first request with the key is still running (retry later). Other 409s are the route's own. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getStream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        /** @enum {string} */
+                        category: 'gaming' | 'music' | 'coding' | 'talk' | 'art' | 'just-chatting' | 'sports' | 'education' | 'science-and-technology' | 'travel' | 'food' | 'fitness';
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        created_at: string;
+                        creator_id: string;
+                        description: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        ended_at: string | null;
+                        /** @description Prefix `str_`. */
+                        id: string;
+                        /** @description Present only on the creator's own requests made with a write-scoped key (POST /streams, GET /streams/{id}, the key reset). */
+                        ingest?: {
+                            /** @description Server URL to enter in the streaming software. */
+                            rtmp_url: string;
+                            /** @description Secret key to publish with. Shown only to the creator, on a write-scoped key. */
+                            stream_key: string;
+                        };
+                        peak_viewer_count: number | null;
+                        /** @enum {string} */
+                        privacy: 'public' | 'private';
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        scheduled_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        started_at: string | null;
+                        /** @enum {string} */
+                        status: 'live' | 'scheduled' | 'ended';
+                        /** Format: uri */
+                        stream_url: string;
+                        /** Format: uri */
+                        thumbnail_url: string | null;
+                        title: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        updated_at: string;
+                        /** @description Null unless live. */
+                        viewer_count: number | null;
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    resetStreamKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        /** @enum {string} */
+                        category: 'gaming' | 'music' | 'coding' | 'talk' | 'art' | 'just-chatting' | 'sports' | 'education' | 'science-and-technology' | 'travel' | 'food' | 'fitness';
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        created_at: string;
+                        creator_id: string;
+                        description: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        ended_at: string | null;
+                        /** @description Prefix `str_`. */
+                        id: string;
+                        /** @description Present only on the creator's own requests made with a write-scoped key (POST /streams, GET /streams/{id}, the key reset). */
+                        ingest?: {
+                            /** @description Server URL to enter in the streaming software. */
+                            rtmp_url: string;
+                            /** @description Secret key to publish with. Shown only to the creator, on a write-scoped key. */
+                            stream_key: string;
+                        };
+                        peak_viewer_count: number | null;
+                        /** @enum {string} */
+                        privacy: 'public' | 'private';
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        scheduled_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        started_at: string | null;
+                        /** @enum {string} */
+                        status: 'live' | 'scheduled' | 'ended';
+                        /** Format: uri */
+                        stream_url: string;
+                        /** Format: uri */
+                        thumbnail_url: string | null;
+                        title: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        updated_at: string;
+                        /** @description Null unless live. */
+                        viewer_count: number | null;
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listVideos: {
+        parameters: {
+            query?: {
+                category?: 'gaming' | 'music' | 'coding' | 'talk' | 'art' | 'just-chatting' | 'sports' | 'education' | 'science-and-technology' | 'travel' | 'food' | 'fitness';
+                creator_id?: string;
+                /** @description The previous page's `pagination.next_cursor`. */
+                cursor?: string;
+                /** @description Page size. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        data: {
+                            /** @enum {string} */
+                            category: 'gaming' | 'music' | 'coding' | 'talk' | 'art' | 'just-chatting' | 'sports' | 'education' | 'science-and-technology' | 'travel' | 'food' | 'fitness';
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC with milliseconds.
+                             */
+                            created_at: string;
+                            creator_id: string;
+                            description: string | null;
+                            duration_seconds: number;
+                            /** @description Prefix `vid_`. */
+                            id: string;
+                            /** @enum {string} */
+                            privacy: 'public' | 'private';
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC with milliseconds.
+                             */
+                            published_at: string;
+                            source_stream_id: string | null;
+                            /** Format: uri */
+                            thumbnail_url: string;
+                            title: string;
+                            /** Format: uri */
+                            video_url: string;
+                            view_count: number;
+                        }[];
+                        pagination: {
+                            has_more: boolean;
+                            /** @description Pass as `cursor` to get the next page. */
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getVideo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        /** @enum {string} */
+                        category: 'gaming' | 'music' | 'coding' | 'talk' | 'art' | 'just-chatting' | 'sports' | 'education' | 'science-and-technology' | 'travel' | 'food' | 'fitness';
+                        chapters: {
+                            start_seconds: number;
+                            title: string;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        created_at: string;
+                        creator_id: string;
+                        description: string | null;
+                        duration_seconds: number;
+                        /** @description Prefix `vid_`. */
+                        id: string;
+                        /** Format: uri */
+                        playback_url: string;
+                        /** @enum {string} */
+                        privacy: 'public' | 'private';
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        published_at: string;
+                        source_stream_id: string | null;
+                        tags: string[];
+                        /** Format: uri */
+                        thumbnail_url: string;
+                        title: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        updated_at: string;
+                        /** Format: uri */
+                        video_url: string;
+                        view_count: number;
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        data: {
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC with milliseconds.
+                             */
+                            created_at: string;
+                            /** @description Subscribed event types, or `["*"]`. */
+                            events: string[];
+                            /** @description Prefix `wh_`. */
+                            id: string;
+                            /** @enum {string} */
+                            status: 'active' | 'disabled';
+                            /** @description The registered HTTPS endpoint. */
+                            url: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: a repeat with the same key and the same body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing. 1 to 255 printable ASCII characters, unique per request (a UUID, say); scoped to the account. */
+                'idempotency-key'?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                'application/json': {
+                    /** @description Event types (stream.started, stream.ended, video.published, subscription.created, subscription.cancelled, ping), or the single item `*` for all current and future ones. */
+                    events: string[];
+                    /** @description An absolute https:// URL. */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        created_at: string;
+                        /** @description Subscribed event types, or `["*"]`. */
+                        events: string[];
+                        /** @description Prefix `wh_`. */
+                        id: string;
+                        /** @description Signing secret. Shown only in this response. */
+                        secret: string;
+                        /** @enum {string} */
+                        status: 'active' | 'disabled';
+                        /** @description The registered HTTPS endpoint. */
+                        url: string;
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description idempotency_key_reused: the key was used for a different request; idempotency_key_in_use: the first request with the key is still running (retry later). Other 409s are the route's own. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook, prefix `wh_`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "wh_3fQk9ZrT1bX8cV2nM5pL7a",
+                     *       "url": "https://example.com/hooks/tributary",
+                     *       "events": [
+                     *         "stream.started",
+                     *         "stream.ended"
+                     *       ],
+                     *       "status": "active",
+                     *       "created_at": "2026-11-22T10:00:00.000Z"
+                     *     }
+                     */
+                    'application/json': {
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        created_at: string;
+                        /** @description Subscribed event types, or `["*"]`. */
+                        events: string[];
+                        /** @description Prefix `wh_`. */
+                        id: string;
+                        /** @enum {string} */
+                        status: 'active' | 'disabled';
+                        /** @description The registered HTTPS endpoint. */
+                        url: string;
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        /** @enum {boolean} */
+                        deleted: true;
+                        id: string;
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook, prefix `wh_`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description At least one of the two; a field not given is left as it is. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "events": [
+                 *         "stream.started",
+                 *         "stream.ended"
+                 *       ]
+                 *     }
+                 */
+                'application/json': {
+                    /** @description Replaces the subscribed event types (same rules as on creation). */
+                    events?: string[];
+                    /** @description An absolute https:// URL, checked as on creation. */
+                    url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "wh_3fQk9ZrT1bX8cV2nM5pL7a",
+                     *       "url": "https://example.com/hooks/tributary",
+                     *       "events": [
+                     *         "stream.started",
+                     *         "stream.ended"
+                     *       ],
+                     *       "status": "active",
+                     *       "created_at": "2026-11-22T10:00:00.000Z"
+                     *     }
+                     */
+                    'application/json': {
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        created_at: string;
+                        /** @description Subscribed event types, or `["*"]`. */
+                        events: string[];
+                        /** @description Prefix `wh_`. */
+                        id: string;
+                        /** @enum {string} */
+                        status: 'active' | 'disabled';
+                        /** @description The registered HTTPS endpoint. */
+                        url: string;
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description The previous page's `pagination.next_cursor`. */
+                cursor?: string;
+                event_type?: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'ping';
+                /** @description Page size. */
+                limit?: number;
+                status?: 'pending' | 'sending' | 'succeeded' | 'failed';
+            };
+            header?: never;
+            path: {
+                /** @description The webhook, prefix `wh_`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        data: {
+                            /** @description Attempts started so far. */
+                            attempt_count: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC with milliseconds.
+                             */
+                            created_at: string;
+                            /** @description The event, prefix `evt_`; the same on every attempt. */
+                            event_id: string;
+                            /** @enum {string} */
+                            event_type: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'ping';
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC with milliseconds.
+                             */
+                            last_attempt_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC with milliseconds.
+                             */
+                            next_attempt_at: string | null;
+                            /**
+                             * @description pending: waiting for its next attempt; sending: an attempt is in flight; succeeded and failed are settled.
+                             * @enum {string}
+                             */
+                            status: 'pending' | 'sending' | 'succeeded' | 'failed';
+                        }[];
+                        pagination: {
+                            has_more: boolean;
+                            /** @description Pass as `cursor` to get the next page. */
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The event, prefix `evt_`. */
+                event_id: string;
+                /** @description The webhook, prefix `wh_`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "event_id": "evt_8LmN2pQ4rS6tU8vW0xY2zA",
+                     *       "event_type": "stream.started",
+                     *       "status": "failed",
+                     *       "attempt_count": 2,
+                     *       "next_attempt_at": null,
+                     *       "last_attempt_at": "2026-11-23T10:15:02.120Z",
+                     *       "created_at": "2026-11-22T10:14:58.004Z",
+                     *       "attempts": [
+                     *         {
+                     *           "attempt": 1,
+                     *           "started_at": "2026-11-22T10:14:58.010Z",
+                     *           "duration_ms": 5001,
+                     *           "status_code": null,
+                     *           "error": "timeout",
+                     *           "response_body": null
+                     *         },
+                     *         {
+                     *           "attempt": 2,
+                     *           "started_at": "2026-11-22T10:16:01.400Z",
+                     *           "duration_ms": 48,
+                     *           "status_code": 500,
+                     *           "error": null,
+                     *           "response_body": "{\"error\":\"database unavailable\"}"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    'application/json': {
+                        /** @description Attempts started so far. */
+                        attempt_count: number;
+                        /** @description Oldest first. */
+                        attempts: {
+                            /** @description Numbered from 1; a resend continues the count. */
+                            attempt: number;
+                            duration_ms: number;
+                            /** @description Why no answer came: timeout, connection_refused, connection_reset, dns, tls, unsafe_target or network; null when answered. */
+                            error: string | null;
+                            /** @description The first 1 KiB of the answer, as text. */
+                            response_body: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC with milliseconds.
+                             */
+                            started_at: string;
+                            /** @description The HTTP status, or null when no answer came. */
+                            status_code: number | null;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        created_at: string;
+                        /** @description The event, prefix `evt_`; the same on every attempt. */
+                        event_id: string;
+                        /** @enum {string} */
+                        event_type: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'ping';
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        last_attempt_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        next_attempt_at: string | null;
+                        /**
+                         * @description pending: waiting for its next attempt; sending: an attempt is in flight; succeeded and failed are settled.
+                         * @enum {string}
+                         */
+                        status: 'pending' | 'sending' | 'succeeded' | 'failed';
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    resendWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The event, prefix `evt_`. */
+                event_id: string;
+                /** @description The webhook, prefix `wh_`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "event_id": "evt_8LmN2pQ4rS6tU8vW0xY2zA",
+                     *       "event_type": "stream.started",
+                     *       "status": "failed",
+                     *       "attempt_count": 5,
+                     *       "next_attempt_at": null,
+                     *       "last_attempt_at": "2026-11-23T10:15:02.120Z",
+                     *       "created_at": "2026-11-22T10:14:58.004Z"
+                     *     }
+                     */
+                    'application/json': {
+                        /** @description Attempts started so far. */
+                        attempt_count: number;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        created_at: string;
+                        /** @description The event, prefix `evt_`; the same on every attempt. */
+                        event_id: string;
+                        /** @enum {string} */
+                        event_type: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'ping';
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        last_attempt_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        next_attempt_at: string | null;
+                        /**
+                         * @description pending: waiting for its next attempt; sending: an attempt is in flight; succeeded and failed are settled.
+                         * @enum {string}
+                         */
+                        status: 'pending' | 'sending' | 'succeeded' | 'failed';
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    enableWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook, prefix `wh_`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "wh_3fQk9ZrT1bX8cV2nM5pL7a",
+                     *       "url": "https://example.com/hooks/tributary",
+                     *       "events": [
+                     *         "stream.started",
+                     *         "stream.ended"
+                     *       ],
+                     *       "status": "active",
+                     *       "created_at": "2026-11-22T10:00:00.000Z"
+                     *     }
+                     */
+                    'application/json': {
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        created_at: string;
+                        /** @description Subscribed event types, or `["*"]`. */
+                        events: string[];
+                        /** @description Prefix `wh_`. */
+                        id: string;
+                        /** @enum {string} */
+                        status: 'active' | 'disabled';
+                        /** @description The registered HTTPS endpoint. */
+                        url: string;
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    recoverWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook, prefix `wh_`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "since": "2026-11-23T08:00:00Z",
+                 *       "until": "2026-11-23T09:00:00Z"
+                 *     }
+                 */
+                'application/json': {
+                    /**
+                     * Format: date-time
+                     * @description Start of the window (inclusive); within the delivery history (WEBHOOK_HISTORY_DAYS).
+                     */
+                    since: string;
+                    /**
+                     * Format: date-time
+                     * @description End of the window (exclusive); now when not given, and a later time counts as now.
+                     */
+                    until?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "rcv_5TgH7jK9lM1nB3vC5xZ7qW",
+                     *       "webhook_id": "wh_3fQk9ZrT1bX8cV2nM5pL7a",
+                     *       "since": "2026-11-23T08:00:00.000Z",
+                     *       "until": "2026-11-23T09:00:00.000Z",
+                     *       "status": "done",
+                     *       "events_queued": 42,
+                     *       "created_at": "2026-11-23T09:30:12.345Z"
+                     *     }
+                     */
+                    'application/json': {
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        created_at: string;
+                        /** @description Events queued for delivery again so far. */
+                        events_queued: number;
+                        /** @description Prefix `rcv_`. */
+                        id: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        since: string;
+                        /** @enum {string} */
+                        status: 'running' | 'done';
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        until: string;
+                        webhook_id: string;
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getWebhookRecovery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook, prefix `wh_`. */
+                id: string;
+                /** @description The recovery, prefix `rcv_`. */
+                recovery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "rcv_5TgH7jK9lM1nB3vC5xZ7qW",
+                     *       "webhook_id": "wh_3fQk9ZrT1bX8cV2nM5pL7a",
+                     *       "since": "2026-11-23T08:00:00.000Z",
+                     *       "until": "2026-11-23T09:00:00.000Z",
+                     *       "status": "done",
+                     *       "events_queued": 42,
+                     *       "created_at": "2026-11-23T09:30:12.345Z"
+                     *     }
+                     */
+                    'application/json': {
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        created_at: string;
+                        /** @description Events queued for delivery again so far. */
+                        events_queued: number;
+                        /** @description Prefix `rcv_`. */
+                        id: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        since: string;
+                        /** @enum {string} */
+                        status: 'running' | 'done';
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        until: string;
+                        webhook_id: string;
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "wh_4Xq9T0cZbN2mK7pR1sV8wY",
+                     *       "url": "https://example.com/hooks/tributary",
+                     *       "events": [
+                     *         "stream.started",
+                     *         "video.published"
+                     *       ],
+                     *       "status": "active",
+                     *       "created_at": "2026-11-20T09:15:00.000Z",
+                     *       "secret": "whsec_Zk3P9qLr0VbT7mYc2XwN5sJd8HfA4eGu",
+                     *       "previous_secret_expires_at": "2026-11-24T17:40:12.345Z"
+                     *     }
+                     */
+                    'application/json': {
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        created_at: string;
+                        /** @description Subscribed event types, or `["*"]`. */
+                        events: string[];
+                        /** @description Prefix `wh_`. */
+                        id: string;
+                        /**
+                         * Format: date-time
+                         * @description Until then (24 hours) deliveries are signed with the previous secret too.
+                         */
+                        previous_secret_expires_at: string;
+                        /** @description The new signing secret. Shown only in this response. */
+                        secret: string;
+                        /** @enum {string} */
+                        status: 'active' | 'disabled';
+                        /** @description The registered HTTPS endpoint. */
+                        url: string;
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook, prefix `wh_`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "event_id": "evt_8LmN2pQ4rS6tU8vW0xY2zA",
+                     *       "type": "ping"
+                     *     }
+                     */
+                    'application/json': {
+                        /** @description The ping event, to look up in the delivery log. */
+                        event_id: string;
+                        /** @enum {string} */
+                        type: 'ping';
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+}

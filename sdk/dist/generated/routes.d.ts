@@ -1,0 +1,79 @@
+/** Each operation's method and path template, as the service routes it. */
+export declare const operationRoutes: {
+    readonly createStream: {
+        readonly method: "POST";
+        readonly path: "/v1/streams";
+    };
+    readonly createWebhook: {
+        readonly method: "POST";
+        readonly path: "/v1/webhooks";
+    };
+    readonly deleteWebhook: {
+        readonly method: "DELETE";
+        readonly path: "/v1/webhooks/{id}";
+    };
+    readonly enableWebhook: {
+        readonly method: "POST";
+        readonly path: "/v1/webhooks/{id}/enable";
+    };
+    readonly getStream: {
+        readonly method: "GET";
+        readonly path: "/v1/streams/{id}";
+    };
+    readonly getVideo: {
+        readonly method: "GET";
+        readonly path: "/v1/videos/{id}";
+    };
+    readonly getWebhook: {
+        readonly method: "GET";
+        readonly path: "/v1/webhooks/{id}";
+    };
+    readonly getWebhookDelivery: {
+        readonly method: "GET";
+        readonly path: "/v1/webhooks/{id}/deliveries/{event_id}";
+    };
+    readonly getWebhookRecovery: {
+        readonly method: "GET";
+        readonly path: "/v1/webhooks/{id}/recoveries/{recovery_id}";
+    };
+    readonly listStreams: {
+        readonly method: "GET";
+        readonly path: "/v1/streams";
+    };
+    readonly listVideos: {
+        readonly method: "GET";
+        readonly path: "/v1/videos";
+    };
+    readonly listWebhookDeliveries: {
+        readonly method: "GET";
+        readonly path: "/v1/webhooks/{id}/deliveries";
+    };
+    readonly listWebhooks: {
+        readonly method: "GET";
+        readonly path: "/v1/webhooks";
+    };
+    readonly recoverWebhook: {
+        readonly method: "POST";
+        readonly path: "/v1/webhooks/{id}/recover";
+    };
+    readonly resendWebhookDelivery: {
+        readonly method: "POST";
+        readonly path: "/v1/webhooks/{id}/deliveries/{event_id}/resend";
+    };
+    readonly resetStreamKey: {
+        readonly method: "POST";
+        readonly path: "/v1/streams/{id}/reset-stream-key";
+    };
+    readonly rotateWebhookSecret: {
+        readonly method: "POST";
+        readonly path: "/v1/webhooks/{id}/rotate-secret";
+    };
+    readonly testWebhook: {
+        readonly method: "POST";
+        readonly path: "/v1/webhooks/{id}/test";
+    };
+    readonly updateWebhook: {
+        readonly method: "PATCH";
+        readonly path: "/v1/webhooks/{id}";
+    };
+};

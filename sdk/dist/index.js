@@ -1,0 +1,4 @@
+export { Tributary } from './client.js';
+export { PageIterator } from './pagination.js';
+export { AuthenticationError, ConflictError, ConnectionError, InvalidRequestError, NotFoundError, PermissionError, RateLimitError, ServerError, TributaryError, WebhookVerificationError, } from './errors.js';
+export { verifyWebhook, timingSafeEqual, DEFAULT_TOLERANCE_SECONDS, } from './webhooks/verify.js';

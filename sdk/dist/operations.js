@@ -1,0 +1,2 @@
+import { operationRoutes } from './generated/routes.js';
+export const routes = operationRoutes;

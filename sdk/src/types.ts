@@ -1,0 +1,32 @@
+// The API's objects and parameters by name, all derived from the generated OpenAPI types.
+import type { BodyOf, QueryOf, ResponseOf } from './operations.js';
+
+export type Stream = ResponseOf<'getStream'>;
+export type StreamListItem = ResponseOf<'listStreams'>['data'][number];
+/** Where an encoder publishes: on the creator's own requests with a write-scoped key only. */
+export type StreamIngest = NonNullable<Stream['ingest']>;
+export type StreamStatus = Stream['status'];
+export type Category = Stream['category'];
+export type CreateStreamParams = BodyOf<'createStream'>;
+export type ListStreamsParams = QueryOf<'listStreams'>;
+
+export type Video = ResponseOf<'getVideo'>;
+export type VideoListItem = ResponseOf<'listVideos'>['data'][number];
+export type ListVideosParams = QueryOf<'listVideos'>;
+
+export type Webhook = ResponseOf<'listWebhooks'>['data'][number];
+export type WebhookList = ResponseOf<'listWebhooks'>;
+/** A new webhook: with its signing secret, shown only once. */
+export type CreatedWebhook = ResponseOf<'createWebhook'>;
+export type CreateWebhookParams = BodyOf<'createWebhook'>;
+export type UpdateWebhookParams = BodyOf<'updateWebhook'>;
+export type DeletedWebhook = ResponseOf<'deleteWebhook'>;
+/** After a rotation: the new secret (shown once) and when the previous one stops signing. */
+export type RotatedWebhook = ResponseOf<'rotateWebhookSecret'>;
+export type WebhookTest = ResponseOf<'testWebhook'>;
+export type DeliverySummary = ResponseOf<'listWebhookDeliveries'>['data'][number];
+export type ListDeliveriesParams = QueryOf<'listWebhookDeliveries'>;
+export type WebhookDelivery = ResponseOf<'getWebhookDelivery'>;
+export type DeliveryAttempt = WebhookDelivery['attempts'][number];
+export type RecoverWebhookParams = BodyOf<'recoverWebhook'>;
+export type WebhookRecovery = ResponseOf<'recoverWebhook'>;

@@ -1,0 +1,45 @@
+// What a delivery's body holds, typed by event type (decisions.md, "Event data").
+import type { Stream, Video } from '../types.js';
+
+/** A stream event's `data`: the stream's detail object, without ingest settings. */
+export type StreamEventData = Omit<Stream, 'ingest'>;
+
+/** A subscription event's `data`. */
+export interface Subscription {
+  /** Prefix `sub_`. */
+  id: string;
+  viewer_id: string;
+  creator_id: string;
+  status: 'active' | 'cancelled';
+  created_at: string;
+  cancelled_at: string | null;
+}
+
+export interface PingEventData {
+  webhook_id: string;
+}
+
+export interface WebhookEventData {
+  'stream.started': StreamEventData;
+  'stream.ended': StreamEventData;
+  'video.published': Video;
+  'subscription.created': Subscription;
+  'subscription.cancelled': Subscription;
+  ping: PingEventData;
+}
+
+export type WebhookEventType = keyof WebhookEventData;
+
+/**
+ * The delivery envelope, a union over event types: checking `event.type` narrows `data`.
+ * A webhook subscribed to `*` may also receive types added after this SDK was built.
+ */
+export type WebhookEvent = {
+  [K in WebhookEventType]: {
+    /** Prefix `evt_`; the same on every attempt, so usable to skip an event already handled. */
+    id: string;
+    type: K;
+    created_at: string;
+    data: WebhookEventData[K];
+  };
+}[WebhookEventType];
