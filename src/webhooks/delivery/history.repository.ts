@@ -8,11 +8,13 @@ const SETTLED = [sql<DeliveryStatus>`'succeeded'`, sql<DeliveryStatus>`'failed'`
 /**
  * Deletes up to `limit` settled deliveries (their attempts go with them, by cascade) whose last
  * change is older than `before`. A pending or sending one is never touched, however old.
+ * Candidates are found by creation time (indexed; a row is never changed before it is created).
  */
 export async function pruneSettledDeliveries(db: Db, before: number, limit: number): Promise<number> {
   const oldest = db
     .selectFrom('webhook_deliveries')
     .select('id')
+    .where('created_at', '<', before)
     .where('updated_at', '<', before)
     .where('status', 'in', SETTLED)
     .limit(limit);
