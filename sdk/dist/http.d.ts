@@ -19,15 +19,19 @@ export interface RetryOptions {
     /** A 429 whose Retry-After asks for longer than this is not waited out (default 60 s). */
     maxRetryAfterMs?: number;
 }
+/** The client's options (`new Tributary(options)`), which its transport takes as they are. */
 export interface TransportOptions {
+    /** An API key (`tk_...`); a read-scoped key can only read. */
     apiKey: string;
+    /** The service's address, such as `https://api.example.com` (a trailing `/v1` is fine too). */
     baseUrl: string;
-    /** One attempt's time limit (default 30 s). */
+    /** One attempt's time limit in milliseconds (default 30,000). */
     timeoutMs?: number;
+    /** Retries of network errors, timeouts, 429 and 5xx (default 2 retries, 0.5 s doubling to 8 s). */
     retry?: RetryOptions;
-    /** The fetch to use (default the global one). */
+    /** The fetch implementation (default the global fetch). */
     fetch?: typeof fetch;
-    /** How to wait between attempts; replaceable so a test can see the delays without waiting them. */
+    /** How to wait between attempts (default setTimeout); for tests that must not wait. */
     sleep?: (ms: number) => Promise<void>;
 }
 export interface RequestOptions {
