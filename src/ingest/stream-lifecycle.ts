@@ -119,10 +119,25 @@ export class StreamLifecycle {
     });
     connection.onClose(() => {
       if (state.publisher === connection) state.publisher = undefined;
-      packager.input.end();
+      const refusal = connection.refusal;
+      if (refusal) {
+        // Refused after it started (a codec HLS cannot carry): nothing of it is kept.
+        logger.info(
+          {
+            streamId: state.streamId,
+            publish: index,
+            remote: connection.remoteAddress,
+            reason: refusal.reason,
+          },
+          'publish refused',
+        );
+        packager.kill();
+      } else {
+        packager.input.end();
+      }
       void packager.finished.then((exit) => {
         state.packagers.delete(packager);
-        if (exit.code !== 0 && !this.closingDown) {
+        if (exit.code !== 0 && !this.closingDown && !refusal) {
           logger.warn({ streamId: state.streamId, publish: index, error: exit.error }, 'packager failed');
         }
         logger.info({ streamId: state.streamId, publish: index }, 'publish stopped');
