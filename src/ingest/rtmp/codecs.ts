@@ -88,9 +88,14 @@ export function codecRefusal(type: 8 | 9, payload: Buffer): CodecRefusal | undef
   };
 }
 
+/**
+ * The codec named by an Enhanced RTMP header. The packager's FLV reader only knows the classic
+ * framing, so even H.264 or AAC framed this way is refused (named as such).
+ */
 function fourCc(payload: Buffer, kind: 'video' | 'audio'): string {
   if (payload.length < 5) return `an unnamed ${kind} codec`;
   const code = payload.toString('latin1', 1, 5);
   // Printable names only, so nothing odd reaches the encoder's screen or the log.
-  return FOURCC_NAMES[code] ?? (/^[\x20-\x7e]{4}$/.test(code) ? `'${code}'` : `an unnamed ${kind} codec`);
+  const name = FOURCC_NAMES[code] ?? (/^[\x20-\x7e]{4}$/.test(code) ? `'${code}'` : undefined);
+  return name === undefined ? `an unnamed ${kind} codec` : `${name} (Enhanced RTMP)`;
 }
