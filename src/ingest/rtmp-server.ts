@@ -180,7 +180,8 @@ export class PublishConnection {
     const wasAccepted = this.state === 'accepted';
     this.state = 'closed';
     this.pending = [];
-    if (wasAccepted) this.sink?.end();
+    // A refused publish's packager is killed by its owner, not left to finish what it got.
+    if (wasAccepted && !this.refusal) this.sink?.end();
     for (const listener of this.closeListeners.splice(0)) listener();
   }
 }

@@ -317,7 +317,9 @@ test('connections over RTMP_MAX_CONNECTIONS are told so, and the rest closed at 
   assert.equal(warning.maxConnections, 3);
   assert.equal(warning.remote, '127.0.0.1');
 
-  // Only OVER_CAP_REFUSAL_SLOTS of them are served at once; beyond, closed without a handshake.
+  // Only OVER_CAP_REFUSAL_SLOTS of them are served at once; beyond, closed without a handshake
+  // (well before the 3 s deadline that closes the served ones).
+  const floodStarted = Date.now();
   const flood = await Promise.all(
     Array.from({ length: OVER_CAP_REFUSAL_SLOTS + 1 }, () =>
       RtmpTestClient.open(server.rtmpPort, { handshake: false }),
@@ -327,8 +329,8 @@ test('connections over RTMP_MAX_CONNECTIONS are told so, and the rest closed at 
     for (const client of flood) client.close();
   });
   await waitFor(() => flood.some((client) => client.isClosed), { what: 'one of them to be closed' });
+  assert.ok(Date.now() - floodStarted < 2000, 'closed at once, not by the deadline');
   const closed = flood.filter((client) => client.isClosed);
-  assert.equal(closed.length, 1, 'past the refusal slots, closed at once');
   await assert.rejects(closed[0]!.handshake(1000));
   for (const client of flood) client.close();
 
