@@ -1,12 +1,13 @@
 // Who may publish. A key of a scheduled (standby) or live stream may; an unknown key, an ended
-// stream's key, another application name or a second publisher is refused at once with a
-// reason the encoder shows, and changes nothing. An address that keeps trying unknown keys is
+// stream's key, another application name or a second publisher is refused at once with an
+// onStatus error the encoder shows (NetStream.Publish.BadName when the key or application is
+// wrong, NetStream.Publish.Rejected when the publish is not allowed now), and changes nothing. An address that keeps trying unknown keys is
 // locked out for a while (penalty-box.ts) and refused without a database lookup.
 import type { Logger } from 'pino';
 import type { StreamService } from '../streams/stream.service.ts';
 import type { StreamRow } from '../streams/stream.table.ts';
 import type { PenaltyBox } from './penalty-box.ts';
-import type { PublishConnection } from './rtmp-server.ts';
+import type { PublishConnection, Refusal } from './rtmp-server.ts';
 import type { StreamLifecycle } from './stream-lifecycle.ts';
 
 /** The RTMP application name in the ingest URL (rtmp://host:port/live). */
@@ -18,11 +19,6 @@ export interface AdmissionDeps {
   penalties: PenaltyBox;
   /** Knows which streams are publishing, finishing, or shutting down. */
   lifecycle: Pick<StreamLifecycle, 'closing' | 'state'>;
-}
-
-interface Refusal {
-  reason: string;
-  message: string;
 }
 
 export class Admission {
@@ -40,7 +36,11 @@ export class Admission {
   handle(connection: PublishConnection, admitted: (stream: StreamRow) => void): void {
     void this.admit(connection, admitted).catch((error: unknown) => {
       this.deps.logger.error({ err: error }, 'could not admit a publisher');
-      connection.reject('The server could not start the stream.');
+      connection.reject(
+        'The server could not start the stream. Try again.',
+        'NetStream.Publish.Rejected',
+        'error',
+      );
     });
   }
 
@@ -52,19 +52,27 @@ export class Admission {
       lifecycle.closing || connection.app !== INGEST_APP || lockedForMs > 0
         ? undefined
         : await this.deps.streams.findByStreamKey(connection.streamKey);
-    if (connection.closed) return;
+    if (connection.closed || connection.refusal) {
+      // Gone, or refused while admission was asking the database (media it cannot take).
+      if (connection.refusal) this.logRefusal(connection, stream, connection.refusal);
+      return;
+    }
     // From here on nothing awaits.
     const refusal = this.refusal(connection, stream, lockedForMs);
     if (refusal) {
       if (refusal.reason === 'unknown_key') penalties.recordFailure(connection.remoteAddress);
-      this.deps.logger.info(
-        { streamId: stream?.id, remote: connection.remoteAddress, reason: refusal.reason },
-        'publish refused',
-      );
-      connection.reject(refusal.message);
+      this.logRefusal(connection, stream, refusal);
+      connection.reject(refusal.description, refusal.code, refusal.reason);
       return;
     }
     if (stream) admitted(stream);
+  }
+
+  private logRefusal(connection: PublishConnection, stream: StreamRow | undefined, refusal: Refusal): void {
+    this.deps.logger.info(
+      { streamId: stream?.id, remote: connection.remoteAddress, reason: refusal.reason },
+      'publish refused',
+    );
   }
 
   private refusal(
@@ -73,28 +81,43 @@ export class Admission {
     lockedForMs: number,
   ): Refusal | undefined {
     if (this.deps.lifecycle.closing) {
-      return { reason: 'shutting_down', message: 'The server is shutting down.' };
+      return rejected('shutting_down', 'The server is restarting. Try again in a minute.');
     }
     if (lockedForMs > 0) {
-      return {
-        reason: 'too_many_unknown_keys',
-        message: `Too many invalid stream keys from this address; try again in ${Math.ceil(lockedForMs / 1000)} s.`,
-      };
+      return rejected(
+        'too_many_unknown_keys',
+        `Too many invalid stream keys from this address; try again in ${Math.ceil(lockedForMs / 1000)} s.`,
+      );
     }
     if (connection.app !== INGEST_APP) {
-      return {
-        reason: 'unknown_app',
-        message: `Publish to rtmp://<host>:<port>/${INGEST_APP} with the stream key.`,
-      };
+      return badName('unknown_app', `Publish to rtmp://<host>:<port>/${INGEST_APP} with the stream key.`);
     }
-    if (!stream) return { reason: 'unknown_key', message: 'The stream key is not valid.' };
+    if (!stream) {
+      return badName(
+        'unknown_key',
+        "The stream key is not valid. Copy the stream's key again (it changes when it is reset).",
+      );
+    }
     const state = this.deps.lifecycle.state(stream.id);
     if (stream.status === 'ended' || state?.finishing) {
-      return { reason: 'stream_ended', message: 'This stream has ended.' };
+      return rejected('stream_ended', 'This stream has ended. Create a new stream and publish with its key.');
     }
-    if (state?.publisher && !state.publisher.closed) {
-      return { reason: 'already_publishing', message: 'Another encoder is already publishing this stream.' };
+    if (state?.publisher && !state.publisher.closed && !state.publisher.refusal) {
+      return badName(
+        'already_publishing',
+        'Another encoder is already publishing this stream. Stop it first, or wait a few seconds if it just disconnected.',
+      );
     }
     return undefined;
   }
+}
+
+/** The name is wrong: the stream key or the application. */
+function badName(reason: string, description: string): Refusal {
+  return { reason, code: 'NetStream.Publish.BadName', description };
+}
+
+/** The name is right but the publish is not allowed now. */
+function rejected(reason: string, description: string): Refusal {
+  return { reason, code: 'NetStream.Publish.Rejected', description };
 }

@@ -5,7 +5,7 @@
 //   reconnect windows, the recording), holding each stream's state (stream-state.ts) and
 //   writing its folder (stream-folder.ts);
 // - upkeep.ts: the periodic tick (operator-ended streams, viewer counts, live-thumbnails.ts);
-// - restart-recovery.ts: streams a restart interrupted.
+// - restart-recovery.ts: streams a restart interrupted (recording-recovery.ts: ends under way).
 import type { Logger } from 'pino';
 import type { MediaPaths } from '../media/media-paths.ts';
 import type { ViewerTracker } from '../media/viewer-tracker.ts';
@@ -90,8 +90,14 @@ export class IngestCoordinator {
 
   /** After a restart, before the first tick (restart-recovery.ts). */
   adoptInterruptedStreams(): Promise<void> {
-    const { streams, paths, logger } = this.deps;
-    return adoptInterruptedStreams({ streams, paths, logger, lifecycle: this.lifecycle });
+    const { streams, videos, paths, logger, ffmpegPath } = this.deps;
+    return adoptInterruptedStreams({
+      streams,
+      paths,
+      logger,
+      lifecycle: this.lifecycle,
+      recordings: { videos, paths, ffmpegPath, logger },
+    });
   }
 
   /** Waits for every end in progress (recordings included). */

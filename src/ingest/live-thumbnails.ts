@@ -1,8 +1,9 @@
-// A live stream's thumbnail: a frame of its latest segment, taken when the stream goes live
-// and then about every `intervalMs` while it is published.
+// A live stream's thumbnail: a frame of its latest segment (a waveform poster when it has only
+// audio), taken when the stream goes live and then about every `intervalMs` while it is
+// published. A failure never holds up the stream: it is logged at error and tried again.
 import type { Logger } from 'pino';
-import { captureFrame } from '../media/ffmpeg.ts';
 import type { MediaPaths } from '../media/media-paths.ts';
+import { makeThumbnail } from '../media/poster.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { StreamService } from '../streams/stream.service.ts';
 import { StreamFolder } from './stream-folder.ts';
@@ -40,14 +41,14 @@ export class LiveThumbnails {
     if (!segment) return;
     const folder = new StreamFolder(this.deps.paths, state.streamId);
     try {
-      await captureFrame(this.deps.ffmpegPath, folder.file(segment), folder.thumbnail);
+      await makeThumbnail(this.deps.ffmpegPath, folder.file(segment), folder.thumbnail);
       const now = this.deps.clock.now();
       state.thumbnailTakenAt = now;
       await this.deps.streams.recordThumbnail(state.streamId, now);
     } catch (error) {
       // A missed thumbnail is retried on the next tick; it never holds up the stream.
       state.thumbnailTakenAt = this.deps.clock.now();
-      this.deps.logger.warn({ err: error, streamId: state.streamId }, 'thumbnail failed');
+      this.deps.logger.error({ err: error, streamId: state.streamId }, 'thumbnail failed; retrying later');
     }
   }
 }

@@ -1,6 +1,7 @@
 // When a recorded stream ends, its segments become an on-demand video without re-encoding:
 // the segments are hard-linked (copied where the disk cannot link) into the video's folder
-// under a finished VOD playlist, then published like any other video.
+// under a finished VOD playlist, then published like any other video. Audio-only and
+// video-only recordings are published the same way (an audio-only one gets a waveform poster).
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { HlsSegment } from '../media/hls-playlist.ts';
@@ -23,18 +24,33 @@ export async function recordStreamAsVideo(
     privacy: stream.privacy,
     sourceStreamId: stream.id,
   });
+  return finishRecording(deps, stream, draft, publishes);
+}
+
+/** Makes `draft` (a video of `stream`) from the stream's segments and publishes it. */
+export async function finishRecording(
+  deps: VideoMediaDeps,
+  stream: StreamRow,
+  draft: VideoRow,
+  publishes: HlsSegment[][],
+): Promise<VideoRow> {
   const streamDir = deps.paths.streamDir(stream.id);
-  return publishVideoMedia(deps, draft, async (stagingDir) => {
-    for (const segment of publishes.flat()) {
-      const target = path.join(stagingDir, segment.uri);
-      await fs.mkdir(path.dirname(target), { recursive: true });
-      await linkOrCopy(path.join(streamDir, segment.uri), target);
-    }
-    await writeFileAtomic(
-      path.join(stagingDir, PLAYLIST_FILE),
-      renderPlaylist({ publishes, type: 'VOD', ended: true }),
-    );
-  });
+  return publishVideoMedia(
+    deps,
+    draft,
+    async (stagingDir) => {
+      for (const segment of publishes.flat()) {
+        const target = path.join(stagingDir, segment.uri);
+        await fs.mkdir(path.dirname(target), { recursive: true });
+        await linkOrCopy(path.join(streamDir, segment.uri), target);
+      }
+      await writeFileAtomic(
+        path.join(stagingDir, PLAYLIST_FILE),
+        renderPlaylist({ publishes, type: 'VOD', ended: true }),
+      );
+    },
+    { streamId: stream.id },
+  );
 }
 
 async function linkOrCopy(source: string, target: string): Promise<void> {

@@ -1,12 +1,15 @@
 // After a restart: a stream that was live with media on disk gets its reconnect window, so an
 // encoder that reconnects continues it and one that does not ends it (and its recording
-// becomes a video as usual).
+// becomes a video as usual). A stream whose end was under way is finished, its recording
+// included (recording-recovery.ts).
 import fs from 'node:fs/promises';
 import type { Logger } from 'pino';
 import type { MediaPaths } from '../media/media-paths.ts';
 import { AppError } from '../shared/errors.ts';
 import type { StreamService } from '../streams/stream.service.ts';
 import type { StreamRow } from '../streams/stream.table.ts';
+import type { VideoMediaDeps } from '../media/video-publishing.ts';
+import { finishInterruptedEnd } from './recording-recovery.ts';
 import { StreamFolder } from './stream-folder.ts';
 import type { StreamLifecycle } from './stream-lifecycle.ts';
 
@@ -15,6 +18,8 @@ export interface RecoveryDeps {
   paths: MediaPaths;
   logger: Logger;
   lifecycle: Pick<StreamLifecycle, 'state' | 'adopt'>;
+  /** What finishing an interrupted end publishes recordings with; without it those are left. */
+  recordings?: VideoMediaDeps;
 }
 
 export async function adoptInterruptedStreams(deps: RecoveryDeps): Promise<void> {
@@ -43,7 +48,8 @@ export async function adoptInterruptedStreams(deps: RecoveryDeps): Promise<void>
 async function resume(deps: RecoveryDeps, id: string): Promise<void> {
   const { paths, streams, logger, lifecycle } = deps;
   const folder = new StreamFolder(paths, id);
-  if ((await folder.readPlaylist()).ended) return;
+  const ended = (await folder.readPlaylist()).ended;
+  if (ended && (!deps.recordings || (await folder.isRecorded()))) return;
   let stream: StreamRow;
   try {
     stream = await streams.get(id);
@@ -51,6 +57,10 @@ async function resume(deps: RecoveryDeps, id: string): Promise<void> {
     if (!(error instanceof AppError && error.code === 'resource_not_found')) throw error;
     // Media of a stream no database row knows (a database restored from an older backup).
     logger.warn({ streamId: id, dir: folder.dir }, 'stream folder without a stream; left as it is');
+    return;
+  }
+  if (ended && deps.recordings) {
+    await finishInterruptedEnd({ streams, logger, recordings: deps.recordings }, folder, stream);
     return;
   }
   if (stream.status !== 'live') return;

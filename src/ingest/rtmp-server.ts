@@ -7,10 +7,12 @@
 // problem is an RtmpProtocolError that closes that one connection with one warn line (remote
 // address and reason, never the stream key, which is the publish "stream name"), and every
 // callback that runs for a socket runs inside a guard. Before admission a connection is
-// bounded in time (publish within `publishDeadlineMs`) and in number (`maxConnections`).
+// bounded in time (publish within `publishDeadlineMs`) and in number (`maxConnections`; a
+// few connections over it are served just far enough to read why they are refused).
 import net from 'node:net';
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../shared/clock.ts';
+import { codecRefusal } from './rtmp/codecs.ts';
 import { flvHeader, flvTag } from './rtmp/flv.ts';
 import { RtmpProtocolError } from './rtmp/protocol-error.ts';
 import { RtmpSession, type PublishRequest } from './rtmp/session.ts';
@@ -43,6 +45,28 @@ const MAX_PENDING_BYTES = 4 * 1024 * 1024;
 const MAX_UNREAD_OUTPUT_BYTES = 1024 * 1024;
 /** Over-the-cap connections are logged at most this often (with how many were turned away). */
 const CAP_LOG_INTERVAL_MS = 10_000;
+/**
+ * Connections over the cap that are still served far enough to be told why (handshake,
+ * connect, publish, then a refusal the encoder shows); past these they are closed at once.
+ */
+export const OVER_CAP_REFUSAL_SLOTS = 16;
+/** An over-the-cap connection must ask to publish this soon (it is only there to be refused). */
+const OVER_CAP_DEADLINE_MS = 3000;
+/**
+ * After a refusal the connection stays open (reading and discarding) this long at most, so an
+ * encoder that is still writing media reads the status instead of hitting a reset.
+ */
+const REFUSAL_LINGER_MS = 2000;
+
+/** The onStatus codes a refused publish gets: the name (key, app) is wrong, or the publish is not allowed now. */
+export type RefusalCode = 'NetStream.Publish.BadName' | 'NetStream.Publish.Rejected';
+
+/** Why a publish was refused: a short reason for the log, and what the encoder was told. */
+export interface Refusal {
+  reason: string;
+  code: RefusalCode;
+  description: string;
+}
 
 /** One connection that asked to publish. */
 export class PublishConnection {
@@ -59,6 +83,8 @@ export class PublishConnection {
   private readonly clock: Clock;
   /** When the first audio or video frame arrived (epoch ms), for time-to-live figures. */
   firstMediaAt: number | undefined;
+  /** Set once the publish was refused (by admission or for its codec). */
+  refusal: Refusal | undefined;
 
   constructor(socket: net.Socket, session: RtmpSession, request: PublishRequest, clock: Clock) {
     this.socket = socket;
@@ -88,11 +114,21 @@ export class PublishConnection {
     this.session.acceptPublish();
   }
 
-  /** Refuses the publish with an RTMP error status streaming software shows, then hangs up. */
-  reject(description: string): void {
-    if (this.state === 'closed') return;
-    this.session.sendStatus('error', 'NetStream.Publish.BadName', description);
-    this.disconnect();
+  /**
+   * Refuses the publish with an RTMP error status streaming software shows (ffmpeg prints
+   * "Server error: <description>"), then hangs up. Works before and after admission.
+   */
+  reject(description: string, code: RefusalCode = 'NetStream.Publish.Rejected', reason = 'refused'): void {
+    if (this.state === 'closed' || this.refusal) return;
+    this.refusal = { reason, code, description };
+    this.session.sendStatus('error', code, description);
+    this.session.stop();
+    // Half-close: the status is delivered, later media is read and dropped, and the encoder
+    // hangs up itself once it has read the status (or the linger runs out).
+    this.socket.end();
+    setTimeout(() => {
+      this.socket.destroy();
+    }, REFUSAL_LINGER_MS).unref();
   }
 
   /** Ends the connection (the stream ended, the server is stopping). */
@@ -109,7 +145,18 @@ export class PublishConnection {
 
   /** @internal the server feeds audio (8) and video (9) messages here. */
   receive(type: number, timestamp: number, payload: Buffer): void {
-    if (this.state === 'closed') return;
+    if (this.state === 'closed' || this.refusal) return;
+    // The packager copies media as it is: a codec HLS players cannot play is refused here,
+    // before any of it reaches a segment.
+    const unsupported = codecRefusal(type === 8 ? 8 : 9, payload);
+    if (unsupported) {
+      this.reject(
+        unsupported.description,
+        'NetStream.Publish.Rejected',
+        `unsupported_${unsupported.kind}_codec`,
+      );
+      return;
+    }
     this.firstMediaAt ??= this.clock.now();
     const tag = flvTag(type, timestamp, payload);
     if (this.state === 'accepted') {
@@ -118,7 +165,13 @@ export class PublishConnection {
     }
     this.pending.push(tag);
     this.pendingBytes += tag.length;
-    if (this.pendingBytes > MAX_PENDING_BYTES) this.reject('The server could not admit the stream in time.');
+    if (this.pendingBytes > MAX_PENDING_BYTES) {
+      this.reject(
+        'The server could not admit the stream in time. Try again.',
+        'NetStream.Publish.Rejected',
+        'admission_too_slow',
+      );
+    }
   }
 
   /** @internal the server calls this when the socket closes. */
@@ -127,7 +180,8 @@ export class PublishConnection {
     const wasAccepted = this.state === 'accepted';
     this.state = 'closed';
     this.pending = [];
-    if (wasAccepted) this.sink?.end();
+    // A refused publish's packager is killed by its owner, not left to finish what it got.
+    if (wasAccepted && !this.refusal) this.sink?.end();
     for (const listener of this.closeListeners.splice(0)) listener();
   }
 }
@@ -135,6 +189,8 @@ export class PublishConnection {
 export class RtmpIngestServer {
   private readonly server: net.Server;
   private readonly sockets = new Set<net.Socket>();
+  /** Connections over the cap, kept only until they have been told so. */
+  private readonly overCapSockets = new Set<net.Socket>();
   private readonly onPublish: PublishHandler;
   private readonly logger: Logger;
   private readonly clock: Clock;
@@ -180,7 +236,7 @@ export class RtmpIngestServer {
         resolve();
       }),
     );
-    for (const socket of this.sockets) socket.destroy();
+    for (const socket of [...this.sockets, ...this.overCapSockets]) socket.destroy();
     await closed;
   }
 
@@ -189,12 +245,18 @@ export class RtmpIngestServer {
     socket.on('error', () => {
       // A dropped publisher is routine; 'close' follows and does the bookkeeping.
     });
-    if (this.sockets.size >= this.maxConnections) {
+    // Over the cap, a connection is still served far enough to be told why (the encoder shows
+    // it), in a few slots of its own with a short deadline; beyond those it is closed at once.
+    const overCap = this.sockets.size >= this.maxConnections;
+    if (overCap) {
       this.refuseOverCap(remote);
-      socket.destroy();
-      return;
+      if (this.overCapSockets.size >= OVER_CAP_REFUSAL_SLOTS) {
+        socket.destroy();
+        return;
+      }
     }
-    this.sockets.add(socket);
+    const bucket = overCap ? this.overCapSockets : this.sockets;
+    bucket.add(socket);
     socket.setNoDelay(true);
     let connection: PublishConnection | undefined;
     let closing = false;
@@ -220,6 +282,15 @@ export class RtmpIngestServer {
       publish: (request) => {
         clearTimeout(deadline);
         connection = new PublishConnection(socket, session, request, this.clock);
+        if (overCap) {
+          this.logger.info({ remote, reason: 'too_many_connections' }, 'publish refused');
+          connection.reject(
+            `The server is at its limit of ${this.maxConnections} encoder connections. Try again in a minute.`,
+            'NetStream.Publish.Rejected',
+            'too_many_connections',
+          );
+          return;
+        }
         this.onPublish(connection);
       },
       media: (type, timestamp, payload) => {
@@ -230,11 +301,14 @@ export class RtmpIngestServer {
       },
     });
 
+    const deadlineMs = overCap
+      ? Math.min(OVER_CAP_DEADLINE_MS, this.publishDeadlineMs)
+      : this.publishDeadlineMs;
     const deadline = setTimeout(() => {
       this.guard(socket, () => {
-        close(`no publish within ${this.publishDeadlineMs} ms`, 'warn');
+        close(`no publish within ${deadlineMs} ms`, overCap ? 'info' : 'warn');
       });
-    }, this.publishDeadlineMs);
+    }, deadlineMs);
 
     socket.on('data', (data: Buffer) => {
       this.guard(socket, () => {
@@ -248,7 +322,7 @@ export class RtmpIngestServer {
     });
     socket.on('close', () => {
       clearTimeout(deadline);
-      this.sockets.delete(socket);
+      bucket.delete(socket);
       this.guard(socket, () => {
         connection?.closedBySocket();
       });

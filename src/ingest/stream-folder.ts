@@ -9,6 +9,8 @@ import { readPlaylist, renderPlaylist, writeFileAtomic } from '../media/hls-play
 import { PLAYLIST_FILE, publishFolder, THUMBNAIL_FILE, type MediaPaths } from '../media/media-paths.ts';
 import { PUBLISH_PLAYLIST } from './hls-packager.ts';
 
+const RECORDED_MARKER = '.recorded';
+
 export class StreamFolder {
   private readonly paths: MediaPaths;
   readonly streamId: string;
@@ -61,6 +63,23 @@ export class StreamFolder {
       publishes.push(StreamFolder.inPublish(index, segments));
     }
     return publishes;
+  }
+
+  /**
+   * The stream ended and its recording is a published video (or it keeps none): restart
+   * recovery has nothing to finish here. A dot file, which the media routes never serve.
+   */
+  async markRecorded(): Promise<void> {
+    await fs.writeFile(path.join(this.dir, RECORDED_MARKER), '');
+  }
+
+  async isRecorded(): Promise<boolean> {
+    try {
+      await fs.access(path.join(this.dir, RECORDED_MARKER));
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** A stream that never went live leaves nothing behind. */

@@ -37,6 +37,9 @@ export interface LifecycleDeps {
 
 /** How long close() lets packagers write their last segment before killing them. */
 const PACKAGER_STOP_MS = 5000;
+/** Tries at publishing a recording before it is left to the next start's recovery. */
+export const RECORDING_ATTEMPTS = 3;
+const RECORDING_RETRY_MS = 1000;
 
 export class StreamLifecycle {
   private readonly deps: LifecycleDeps;
@@ -119,10 +122,25 @@ export class StreamLifecycle {
     });
     connection.onClose(() => {
       if (state.publisher === connection) state.publisher = undefined;
-      packager.input.end();
+      const refusal = connection.refusal;
+      if (refusal) {
+        // Refused after it started (a codec HLS cannot carry): nothing of it is kept.
+        logger.info(
+          {
+            streamId: state.streamId,
+            publish: index,
+            remote: connection.remoteAddress,
+            reason: refusal.reason,
+          },
+          'publish refused',
+        );
+        packager.kill();
+      } else {
+        packager.input.end();
+      }
       void packager.finished.then((exit) => {
         state.packagers.delete(packager);
-        if (exit.code !== 0 && !this.closingDown) {
+        if (exit.code !== 0 && !this.closingDown && !refusal) {
           logger.warn({ streamId: state.streamId, publish: index, error: exit.error }, 'packager failed');
         }
         logger.info({ streamId: state.streamId, publish: index }, 'publish stopped');
@@ -215,8 +233,32 @@ export class StreamLifecycle {
       await folder.removeAllButThumbnail();
       return;
     }
-    const video = await recordStreamAsVideo(this.deps, stream, state.publishes);
-    logger.info({ streamId: state.streamId, videoId: video.id }, 'recording published as a video');
+    await this.recordWithRetries(stream, state.publishes);
+  }
+
+  /**
+   * The recording is what must not be lost: a failed attempt is logged at error with the
+   * stream id and tried again; after the last one, restart recovery tries at the next start
+   * (the folder's playlist is finished and the stream has no video).
+   */
+  private async recordWithRetries(stream: StreamRow, publishes: StreamState['publishes']): Promise<void> {
+    const { logger } = this.deps;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const video = await recordStreamAsVideo(this.deps, stream, publishes);
+        logger.info({ streamId: stream.id, videoId: video.id }, 'recording published as a video');
+        await new StreamFolder(this.deps.paths, stream.id).markRecorded();
+        return;
+      } catch (error) {
+        const last = attempt >= RECORDING_ATTEMPTS || this.closingDown;
+        logger.error(
+          { err: error, streamId: stream.id, attempt, of: RECORDING_ATTEMPTS },
+          last ? 'recording failed; it is tried again at the next start' : 'recording failed; retrying',
+        );
+        if (last) return;
+        await new Promise((resolve) => setTimeout(resolve, RECORDING_RETRY_MS * attempt));
+      }
+    }
   }
 
   /** Waits for every end in progress (recordings included). */

@@ -1,33 +1,50 @@
 // The last steps every new video takes, whether it was recorded from a stream or imported
 // from a file: its HLS media is assembled in a staging folder, a thumbnail is taken from the
-// middle, the folder is renamed into place, and only then is the draft published (which
-// emits video.published), so a webhook receiver can play playback_url as soon as it hears.
+// middle (a frame, or a waveform poster for audio only), the folder is renamed into place, and
+// only then is the draft published (which emits video.published), so a webhook receiver can
+// play playback_url as soon as it hears.
+//
+// The media is the video; the thumbnail is not. A thumbnail that cannot be made is tried a few
+// times, each failure logged at error, and then the video is published without one: a
+// recording is never dropped for its picture.
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { Logger } from 'pino';
 import type { VideoService } from '../videos/video.service.ts';
 import type { VideoRow } from '../videos/video.table.ts';
-import { captureFrame } from './ffmpeg.ts';
 import { readPlaylist, segmentAt, totalDuration } from './hls-playlist.ts';
 import { PLAYLIST_FILE, THUMBNAIL_FILE, type MediaPaths } from './media-paths.ts';
+import { makeThumbnail } from './poster.ts';
 
 export interface VideoMediaDeps {
   videos: VideoService;
   paths: MediaPaths;
   ffmpegPath: string;
+  /** Hears the auxiliary steps that failed (a thumbnail); without it they fail silently. */
+  logger?: Logger;
 }
+
+/** Tries at making a video's thumbnail before it is published without one. */
+export const THUMBNAIL_ATTEMPTS = 3;
+const THUMBNAIL_RETRY_MS = 250;
 
 /**
  * `stage` writes the video's playlist (PLAYLIST_FILE) and segments into the folder it is
- * given. On any failure the draft and its files are removed and the error is rethrown.
+ * given. On any failure of the media the draft and its files are removed and the error is
+ * rethrown. `logContext` (a stream id) goes into the log lines of failed auxiliary steps.
  */
 export async function publishVideoMedia(
   deps: VideoMediaDeps,
   draft: VideoRow,
   stage: (stagingDir: string) => Promise<void>,
+  logContext: Record<string, string> = {},
 ): Promise<VideoRow> {
   const stagingDir = deps.paths.videoStagingDir(draft.id);
   const finalDir = deps.paths.videoDir(draft.id);
   try {
+    // A draft finished after a crash may find the half-made folders of the first attempt.
+    await fs.rm(stagingDir, { recursive: true, force: true });
+    await fs.rm(finalDir, { recursive: true, force: true });
     await fs.mkdir(stagingDir, { recursive: true });
     await stage(stagingDir);
     const { segments } = await readPlaylist(path.join(stagingDir, PLAYLIST_FILE));
@@ -36,13 +53,11 @@ export async function publishVideoMedia(
     if (!middle) throw new Error('the packaged video has no segments');
     // Segments start on a keyframe; well inside the segment there is always a frame to take.
     const segmentFile = path.join(stagingDir, middle.segment.uri);
-    const thumbnail = path.join(stagingDir, THUMBNAIL_FILE);
     const offset = Math.min(middle.offset, Math.max(0, middle.segment.duration - 1));
-    // No frame at that offset (a segment shorter than its EXTINF) is expected now and then:
-    // the segment's first frame, a keyframe, always decodes; its failure is the one reported.
-    await captureFrame(deps.ffmpegPath, segmentFile, thumbnail, offset).catch(() =>
-      captureFrame(deps.ffmpegPath, segmentFile, thumbnail, 0),
-    );
+    await thumbnailWithRetries(deps, segmentFile, path.join(stagingDir, THUMBNAIL_FILE), offset, {
+      ...logContext,
+      videoId: draft.id,
+    });
     await fs.mkdir(path.dirname(finalDir), { recursive: true });
     await fs.rename(stagingDir, finalDir);
     return await deps.videos.publishDraft(draft.id, Math.round(duration));
@@ -51,5 +66,29 @@ export async function publishVideoMedia(
     await fs.rm(finalDir, { recursive: true, force: true });
     await deps.videos.discardDraft(draft.id);
     throw error;
+  }
+}
+
+async function thumbnailWithRetries(
+  deps: VideoMediaDeps,
+  segmentFile: string,
+  output: string,
+  offset: number,
+  logContext: Record<string, string>,
+): Promise<void> {
+  for (let attempt = 1; attempt <= THUMBNAIL_ATTEMPTS; attempt++) {
+    try {
+      await makeThumbnail(deps.ffmpegPath, segmentFile, output, offset);
+      return;
+    } catch (error) {
+      const last = attempt === THUMBNAIL_ATTEMPTS;
+      deps.logger?.error(
+        { err: error, ...logContext, attempt, of: THUMBNAIL_ATTEMPTS },
+        last
+          ? 'video thumbnail failed; publishing the video without one'
+          : 'video thumbnail failed; retrying',
+      );
+      if (!last) await new Promise((resolve) => setTimeout(resolve, THUMBNAIL_RETRY_MS * attempt));
+    }
   }
 }

@@ -91,3 +91,14 @@ export async function markVideoPublished(
 export async function deleteUnpublishedVideo(db: Db, id: string): Promise<void> {
   await db.deleteFrom('videos').where('id', '=', id).where('published_at', 'is', null).execute();
 }
+
+/** The videos made from a stream's recording (a draft while its media is being made), oldest first. */
+export async function findVideosFromStream(db: Db, streamId: string): Promise<VideoRow[]> {
+  return db
+    .selectFrom('videos')
+    .select(VIDEO_COLUMNS)
+    .where('source_stream_id', '=', streamId)
+    .orderBy('created_at', 'asc')
+    .orderBy('id', 'asc')
+    .execute();
+}

@@ -108,6 +108,11 @@ export class VideoService {
     });
   }
 
+  /** Videos made from a stream's recording, drafts included (restart recovery finishes those). */
+  async fromStream(streamId: string): Promise<VideoRow[]> {
+    return repo.findVideosFromStream(this.db, streamId);
+  }
+
   /** Drops a draft whose media could not be made. Published videos are never touched. */
   async discardDraft(id: string): Promise<void> {
     await repo.deleteUnpublishedVideo(this.db, id);

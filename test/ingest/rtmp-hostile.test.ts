@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PENALTY_DEFAULTS } from '../../src/ingest/penalty-box.ts';
+import { OVER_CAP_REFUSAL_SLOTS } from '../../src/ingest/rtmp-server.ts';
 import { TestClock } from '../helpers/clock.ts';
 import { startMediaServer, type MediaTestServer } from '../helpers/media-server.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -279,7 +280,7 @@ test('a connection that does not ask to publish in time is closed', async (t) =>
   await assertServiceHealthy(server, stream.ingest.stream_key);
 });
 
-test('connections over RTMP_MAX_CONNECTIONS are closed at once', async (t) => {
+test('connections over RTMP_MAX_CONNECTIONS are told so, and the rest closed at once', async (t) => {
   const server = await startMediaServer(t, { dialect: 'sqlite', maxRtmpConnections: 3 });
   const account = await server.createAccount('Crowd');
   const stream = await server.createStream(account);
@@ -288,12 +289,26 @@ test('connections over RTMP_MAX_CONNECTIONS are closed at once', async (t) => {
   t.after(() => {
     for (const client of held) client.close();
   });
-  const extra = await RtmpTestClient.open(server.rtmpPort, { handshake: false });
+  // An encoder over the cap is served far enough to read why it is refused (even with the
+  // right key), then closed.
+  const told = await RtmpTestClient.open(server.rtmpPort);
   t.after(() => {
-    extra.close();
+    told.close();
   });
-  assert.equal(await extra.closesWithin(10_000), true, 'the fourth connection is closed');
-  await assert.rejects(extra.handshake(1000));
+  told.startPublish('live', stream.ingest.stream_key);
+  const status = await told.nextStatus();
+  assert.equal(status?.code, 'NetStream.Publish.Rejected');
+  assert.equal(
+    status.description,
+    'The server is at its limit of 3 encoder connections. Try again in a minute.',
+  );
+  assert.equal(await told.closesWithin(5000), true, 'closed once told');
+  // One that never asks to publish is closed after a short deadline.
+  const silent = await RtmpTestClient.open(server.rtmpPort, { handshake: false });
+  t.after(() => {
+    silent.close();
+  });
+  assert.equal(await silent.closesWithin(10_000), true, 'the silent extra connection is closed');
   const warning = server.logs
     .map((line) => JSON.parse(line))
     .find((line) => line.msg === 'rtmp connection refused: too many connections');
@@ -301,6 +316,23 @@ test('connections over RTMP_MAX_CONNECTIONS are closed at once', async (t) => {
   assert.equal(warning.level, 40);
   assert.equal(warning.maxConnections, 3);
   assert.equal(warning.remote, '127.0.0.1');
+
+  // Only OVER_CAP_REFUSAL_SLOTS of them are served at once; beyond, closed without a handshake
+  // (well before the 3 s deadline that closes the served ones).
+  const floodStarted = Date.now();
+  const flood = await Promise.all(
+    Array.from({ length: OVER_CAP_REFUSAL_SLOTS + 1 }, () =>
+      RtmpTestClient.open(server.rtmpPort, { handshake: false }),
+    ),
+  );
+  t.after(() => {
+    for (const client of flood) client.close();
+  });
+  await waitFor(() => flood.some((client) => client.isClosed), { what: 'one of them to be closed' });
+  assert.ok(Date.now() - floodStarted < 2000, 'closed at once, not by the deadline');
+  const closed = flood.filter((client) => client.isClosed);
+  await assert.rejects(closed[0]!.handshake(1000));
+  for (const client of flood) client.close();
 
   // A place frees up when a connection ends (once the listener has seen it close, so until
   // then a new connection may still be turned away); the HTTP API never stopped answering.
@@ -324,8 +356,10 @@ test('over-the-cap refusals are logged at most every 10 s of the injected clock,
     held.close();
   });
   const refuse = async () => {
-    const extra = await RtmpTestClient.open(server.rtmpPort, { handshake: false });
+    const extra = await RtmpTestClient.open(server.rtmpPort);
     try {
+      extra.startPublish('live', 'sk_any');
+      assert.equal((await extra.nextStatus())?.code, 'NetStream.Publish.Rejected');
       assert.equal(await extra.closesWithin(10_000), true, 'refused');
     } finally {
       extra.close();
@@ -380,7 +414,7 @@ test('repeated wrong stream keys from one address lock it out for growing times'
     for (let i = 0; i < PENALTY_DEFAULTS.maxFailures; i++) {
       const status = await attempt(`sk_${'x'.repeat(30)}${i}`);
       assert.equal(status?.code, 'NetStream.Publish.BadName');
-      assert.equal(status.description, 'The stream key is not valid.');
+      assert.match(status.description, /^The stream key is not valid\. /);
     }
   };
 
@@ -388,7 +422,7 @@ test('repeated wrong stream keys from one address lock it out for growing times'
   assert.equal(lookups, 5);
   // Locked out: even the right key is refused, without a database lookup.
   const locked = await attempt(streamKey);
-  assert.equal(locked?.code, 'NetStream.Publish.BadName');
+  assert.equal(locked?.code, 'NetStream.Publish.Rejected');
   assert.match(locked.description, /^Too many invalid stream keys from this address; try again in 30 s\.$/);
   assert.equal(lookups, 5);
 
