@@ -47,8 +47,9 @@ export function requestedRange(headers: IncomingHttpHeaders, file: Validators): 
     .split(',')
     .map((spec) => spec.trim())
     .filter((spec) => spec !== '');
-  if (specs.length !== 1) return WHOLE;
-  const match = SINGLE_RANGE.exec(specs[0]!);
+  const [spec] = specs;
+  if (specs.length !== 1 || spec === undefined) return WHOLE;
+  const match = SINGLE_RANGE.exec(spec);
   if (!match) return WHOLE;
   const [, first, last, suffix] = match;
   if (suffix !== undefined) {

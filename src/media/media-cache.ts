@@ -30,6 +30,7 @@ interface Version {
 }
 
 export interface MediaFile extends Version {
+  path: string;
   /** Strong: derived from the version, which changes whenever the content does. */
   etag: string;
   lastModified: string;
@@ -100,8 +101,8 @@ export class MediaCache {
       if (stat.size > MAX_ENTRY_BYTES) return 'large';
       const body = await handle.readFile();
       // Written to since the fstat: served as read, never kept under a version it is not.
-      if (body.length !== stat.size) return describe(stat, body, undefined, false);
-      const entry = describe(stat, body, undefined);
+      if (body.length !== stat.size) return describe(file, stat, body, undefined, false);
+      const entry = describe(file, stat, body, undefined);
       this.keep(file, entry);
       return entry;
     } finally {
@@ -133,6 +134,7 @@ function sameVersion(a: Version, b: Version): boolean {
 }
 
 function describe(
+  file: string,
   stat: fs.Stats,
   body: Buffer | undefined,
   handle: FileHandle | undefined,
@@ -140,6 +142,7 @@ function describe(
 ): MediaFile {
   const size = complete ? stat.size : (body?.length ?? stat.size);
   return {
+    path: file,
     ino: stat.ino,
     size,
     mtimeMs: stat.mtimeMs,
@@ -156,7 +159,7 @@ async function openLarge(file: string): Promise<MediaFile | undefined> {
   if (handle === undefined) return undefined;
   try {
     const stat = await handle.stat();
-    if (stat.isFile()) return describe(stat, undefined, handle);
+    if (stat.isFile()) return describe(file, stat, undefined, handle);
   } catch (error) {
     await handle.close();
     throw error;

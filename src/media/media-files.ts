@@ -67,7 +67,6 @@ export async function sendMedia(
   request: FastifyRequest,
   reply: FastifyReply,
   media: MediaFile,
-  file: string,
   cache: CacheRule,
 ) {
   const { headers } = request;
@@ -82,7 +81,7 @@ export async function sendMedia(
     );
   }
   reply
-    .header('Content-Type', CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream')
+    .header('Content-Type', CONTENT_TYPES[path.extname(media.path)] ?? 'application/octet-stream')
     .header('Cache-Control', CACHE_CONTROL[cache])
     .header('Last-Modified', media.lastModified)
     .header('ETag', media.etag)
@@ -101,12 +100,13 @@ export async function sendMedia(
   if (media.body !== undefined) {
     return reply.send(length === media.body.length ? media.body : media.body.subarray(start, end + 1));
   }
-  if (length === 0) {
-    await media.handle?.close();
+  const { handle } = media;
+  if (handle === undefined || length === 0) {
+    await handle?.close();
     return reply.send(Buffer.alloc(0));
   }
   return reply.send(
-    media.handle!.createReadStream({ start, end, highWaterMark: STREAM_CHUNK_BYTES, autoClose: true }),
+    handle.createReadStream({ start, end, highWaterMark: STREAM_CHUNK_BYTES, autoClose: true }),
   );
 }
 
@@ -118,8 +118,7 @@ export async function sendFile(
   file: string | undefined,
   rule: CacheRule,
 ) {
-  const media = await openMedia(reply, cache, file);
-  return sendMedia(request, reply, media, file!, rule);
+  return sendMedia(request, reply, await openMedia(reply, cache, file), rule);
 }
 
 /**
