@@ -8,16 +8,24 @@
 // rename (a new inode) or rewritten (a new mtime and ctime), so the stat after the change no
 // longer matches and the new file is read: the cache never answers with a playlist older than
 // the one on disk. The validators are taken from the open file (fstat), not from the path, so
-// the content read and the ETag sent with it always belong together.
+// the content read and the ETag sent with it always belong together. Timestamps are coarse
+// (a clock tick on ext4 and tmpfs, a whole second on some filesystems), so two in-place writes
+// close together can leave the same mtime: a file that may change in place (anything but a
+// segment) is kept only once its mtime is SETTLE_MS old, and its ETag is a hash of its content.
+// Segments (.ts) are written once and never changed (hls-packager.ts, video-import.ts); their
+// ETag comes from the version, which spares hashing hundreds of kilobytes per segment.
 //
 // Memory: bodies are counted in bytes and the least recently used are evicted past
 // `maxBytes` (0 keeps nothing); files above MAX_ENTRY_BYTES are streamed from disk instead. A stream's old
 // segments fall out as its players move on; a playlist has one entry, replaced as it changes.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type { ParsedPlaylist } from './hls-playlist.ts';
 
 export const DEFAULT_MEDIA_CACHE_BYTES = 64 * 1024 * 1024;
+/** Longer than any filesystem's timestamp granularity we run on (see the top). */
+const SETTLE_MS = 1000;
 /** A 2 s 1080p segment is 1-2 MB; anything far larger is a file to stream, not to keep. */
 const MAX_ENTRY_BYTES = 8 * 1024 * 1024;
 
@@ -31,7 +39,7 @@ interface Version {
 
 export interface MediaFile extends Version {
   path: string;
-  /** Strong: derived from the version, which changes whenever the content does. */
+  /** Strong: a hash of the content, or for segments and large files their version. */
   etag: string;
   lastModified: string;
   /** The whole content when it is small enough to keep; otherwise read from `handle`. */
@@ -93,6 +101,7 @@ export class MediaCache {
 
   /** The file's content, kept when whole; shared by every request that asked meanwhile. */
   private async read(file: string): Promise<MediaFile | undefined | 'large'> {
+    const readAt = Date.now();
     const handle = await openOrUndefined(file);
     if (handle === undefined) return undefined;
     try {
@@ -100,10 +109,11 @@ export class MediaCache {
       if (!stat.isFile()) return undefined;
       if (stat.size > MAX_ENTRY_BYTES) return 'large';
       const body = await handle.readFile();
+      const writeOnce = file.endsWith('.ts');
+      const entry = describe(file, stat, body, undefined, writeOnce ? undefined : contentTag(body));
       // Written to since the fstat: served as read, never kept under a version it is not.
-      if (body.length !== stat.size) return describe(file, stat, body, undefined, false);
-      const entry = describe(file, stat, body, undefined);
-      this.keep(file, entry);
+      if (body.length !== stat.size) return { ...entry, size: body.length };
+      if (writeOnce || readAt - stat.mtimeMs >= SETTLE_MS) this.keep(file, entry);
       return entry;
     } finally {
       await handle.close();
@@ -138,20 +148,27 @@ function describe(
   stat: fs.Stats,
   body: Buffer | undefined,
   handle: FileHandle | undefined,
-  complete = true,
+  etag?: string,
 ): MediaFile {
-  const size = complete ? stat.size : (body?.length ?? stat.size);
+  const { size } = stat;
   return {
     path: file,
     ino: stat.ino,
     size,
     mtimeMs: stat.mtimeMs,
     ctimeMs: stat.ctimeMs,
-    etag: `"${stat.ino.toString(36)}-${size.toString(36)}-${Math.round(stat.mtimeMs * 1000).toString(36)}"`,
+    etag:
+      etag ??
+      `"${stat.ino.toString(36)}-${size.toString(36)}-${Math.round(stat.mtimeMs * 1000).toString(36)}"`,
     lastModified: new Date(stat.mtimeMs).toUTCString(),
     body,
     handle,
   };
+}
+
+/** A strong entity tag from the bytes themselves, for files that may change in place. */
+function contentTag(body: Buffer): string {
+  return `"${createHash('sha1').update(body).digest('base64url')}"`;
 }
 
 async function openLarge(file: string): Promise<MediaFile | undefined> {
