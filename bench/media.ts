@@ -5,7 +5,8 @@
 //
 // Scenarios: a hot 2 s 720p segment (encoded here by ffmpeg, about 680 KB) and a live stream's
 // playlist (written by the project's own renderer: five minutes of 2 s segments, no ENDLIST),
-// each fetched by 50 connections over and over.
+// each fetched by 50 connections over and over. A bare node:http server answering the same
+// paths from memory (bench/bare-media-server.ts) runs too, to show what Node itself reaches.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -27,6 +28,7 @@ const run = promisify(execFile);
 
 const SERVICE_PORT = 18_081;
 const NGINX_PORT = 18_091;
+const BARE_PORT = 18_092;
 const CONNECTIONS = 50;
 const ROUNDS = 2;
 const STREAM_ID = 'str_benchmedia';
@@ -47,6 +49,8 @@ interface MediaScenario {
   name: string;
   bytes: number;
   service: RunResult;
+  /** Node's own ceiling: bench/bare-media-server.ts. */
+  bare: RunResult;
   nginx: RunResult;
 }
 
@@ -107,7 +111,17 @@ export async function benchMedia(options: MediaBenchOptions): Promise<boolean> {
     nodeFlags: options.nodeFlags,
   });
   let nginx: ServerProcess | undefined;
+  let bare: ServerProcess | undefined;
   try {
+    bare = await startServer({
+      script: 'bench/bare-media-server.ts',
+      args: [],
+      env: { ...env, BARE_MEDIA_PORT: String(BARE_PORT) },
+      port: BARE_PORT,
+      logFile: path.join(work, 'bare.log'),
+      readyPath: `/media/streams/${STREAM_ID}/index.m3u8`,
+      nodeFlags: options.nodeFlags,
+    });
     const config = writeNginxConfig(work, dataDir);
     nginx = await startCommand({
       command: ['nginx', '-p', work, '-c', config],
@@ -118,7 +132,7 @@ export async function benchMedia(options: MediaBenchOptions): Promise<boolean> {
     log(
       `Machine: ${os.availableParallelism()} cores, Node ${process.version}, load average ${loadAverage()}; ` +
         `servers on core ${SERVER_CORE}, load generator on core ${GENERATOR_CORE}; ${CONNECTIONS} connections, ` +
-        `${seconds} s per run after ${warmupSeconds} s of warm-up, service and nginx alternate, ${ROUNDS} runs each`,
+        `${seconds} s per run after ${warmupSeconds} s of warm-up, service, bare Node and nginx take turns, ${ROUNDS} runs each`,
     );
     const scenarios: MediaScenario[] = [];
     for (const [name, file, bytes] of [
@@ -127,13 +141,22 @@ export async function benchMedia(options: MediaBenchOptions): Promise<boolean> {
     ] as const) {
       const urlPath = `/media/streams/${STREAM_ID}/${file}`;
       const serviceRuns: RunResult[] = [];
+      const bareRuns: RunResult[] = [];
       const nginxRuns: RunResult[] = [];
       for (let round = 0; round < ROUNDS; round++) {
         serviceRuns.push(await load(service, urlPath, seconds, warmupSeconds));
+        bareRuns.push(await load(bare, urlPath, seconds, warmupSeconds));
         nginxRuns.push(await load(nginx, urlPath, seconds, warmupSeconds));
       }
-      const scenario = { name, bytes, service: pooled(serviceRuns), nginx: pooled(nginxRuns) };
+      const scenario = {
+        name,
+        bytes,
+        service: pooled(serviceRuns),
+        bare: pooled(bareRuns),
+        nginx: pooled(nginxRuns),
+      };
       log(`  ${name}: service ${line(scenario.service, bytes)}`);
+      log(`  ${' '.repeat(name.length)}  node    ${line(scenario.bare, bytes)}`);
       log(`  ${' '.repeat(name.length)}  nginx   ${line(scenario.nginx, bytes)}`);
       scenarios.push(scenario);
     }
@@ -143,7 +166,12 @@ export async function benchMedia(options: MediaBenchOptions): Promise<boolean> {
     const checks: TargetCheck[] = [share(scenarios[0]!, 0.5), share(scenarios[1]!, 0.8)];
     log('');
     log(targetsTable(checks));
-    const problems = failuresOf(scenarios.map((s) => ({ name: s.name, service: s.service, bare: s.nginx })));
+    const problems = failuresOf(
+      scenarios.flatMap((s) => [
+        { name: s.name, service: s.service, bare: s.nginx },
+        { name: `${s.name} (bare Node)`, service: s.bare },
+      ]),
+    );
     for (const problem of problems) log(`INVALID RUN: ${problem}`);
     fs.writeFileSync(
       path.join(options.workDir, 'media-results.json'),
@@ -156,6 +184,7 @@ export async function benchMedia(options: MediaBenchOptions): Promise<boolean> {
     return problems.length === 0 && checks.every((check) => check.pass);
   } finally {
     await nginx?.stop();
+    await bare?.stop();
     await service.stop();
   }
 }
@@ -297,17 +326,19 @@ function line(result: RunResult, bytes: number): string {
 /** A Markdown table, ready for docs/benchmarks.md. */
 function mediaTable(scenarios: readonly MediaScenario[]): string {
   const rows = [
-    '| Scenario | service req/s | service MB/s | nginx req/s | nginx MB/s | ratio | p99 ms (nginx) | CPU µs/req (nginx) |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| Scenario | service req/s | service MB/s | bare Node req/s | nginx req/s | nginx MB/s | service / nginx | bare Node / nginx | p99 ms service (nginx) | CPU µs/req service, bare Node, nginx |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
-  for (const { name, bytes, service, nginx } of scenarios) {
+  const percent = (a: RunResult, b: RunResult) =>
+    `${((a.requestsPerSecond / b.requestsPerSecond) * 100).toFixed(0)}%`;
+  for (const { name, bytes, service, bare, nginx } of scenarios) {
     rows.push(
       `| ${name} (${bytes.toLocaleString('en')} bytes) | ${service.requestsPerSecond.toFixed(0)} | ` +
-        `${megabytesPerSecond(service, bytes).toFixed(0)} | ${nginx.requestsPerSecond.toFixed(0)} | ` +
-        `${megabytesPerSecond(nginx, bytes).toFixed(0)} | ` +
-        `${((service.requestsPerSecond / nginx.requestsPerSecond) * 100).toFixed(0)}% | ` +
+        `${megabytesPerSecond(service, bytes).toFixed(0)} | ${bare.requestsPerSecond.toFixed(0)} | ` +
+        `${nginx.requestsPerSecond.toFixed(0)} | ${megabytesPerSecond(nginx, bytes).toFixed(0)} | ` +
+        `${percent(service, nginx)} | ${percent(bare, nginx)} | ` +
         `${service.p99Ms.toFixed(2)} (${nginx.p99Ms.toFixed(2)}) | ` +
-        `${service.cpuUsPerRequest.toFixed(0)} (${nginx.cpuUsPerRequest.toFixed(0)}) |`,
+        `${service.cpuUsPerRequest.toFixed(0)}, ${bare.cpuUsPerRequest.toFixed(0)}, ${nginx.cpuUsPerRequest.toFixed(0)} |`,
     );
   }
   return rows.join('\n');
