@@ -96,6 +96,38 @@ export async function startServer(options: {
   };
 }
 
+/**
+ * Starts any other server (nginx) pinned to the server core, as startServer starts Node
+ * scripts, and waits until it answers `readyPath`.
+ */
+export async function startCommand(options: {
+  command: string[];
+  port: number;
+  logFile: string;
+  readyPath: string;
+}): Promise<ServerProcess> {
+  const log = fs.openSync(options.logFile, 'w');
+  const [command, ...args] = pinned(SERVER_CORE, options.command);
+  const child = spawn(command!, args, { cwd: ROOT, stdio: ['ignore', log, log] });
+  fs.closeSync(log);
+  const pid = child.pid;
+  if (pid === undefined) throw new Error(`could not start ${options.command.join(' ')}`);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const baseUrl = `http://127.0.0.1:${options.port}`;
+  await waitUntilReady(`${baseUrl}${options.readyPath}`, child, options.logFile);
+  return {
+    baseUrl,
+    pid,
+    peakRssMb: () => statusMb(pid, 'VmHWM'),
+    rssMb: () => statusMb(pid, 'VmRSS'),
+    cpuMs: () => cpuMs(pid),
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
 async function waitUntilReady(url: string, child: ChildProcess, logFile: string): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {

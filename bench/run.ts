@@ -9,6 +9,8 @@
 //   npm run bench -- --quick           smoke run: small data, short durations
 //   npm run bench -- --no-deliveries   the API only
 //   npm run bench -- --deliveries      the webhook delivery bench only (bench/deliveries.ts)
+//   npm run bench -- --media           the media origin against nginx only (bench/media.ts;
+//                                      needs ffmpeg and nginx)
 //   npm run bench -- --ingest          live ingest only (bench/ingest.ts; needs ffmpeg)
 //   npm run bench -- --scale           scale-out only: 1 and 2 API processes and workers on
 //                                      PostgreSQL + Redis (bench/scale.ts; needs TEST_POSTGRES_URL
@@ -44,6 +46,7 @@ import {
 } from './report.ts';
 import { benchDeliveries } from './deliveries.ts';
 import { benchIngest } from './ingest.ts';
+import { benchMedia } from './media.ts';
 import { benchScale } from './scale.ts';
 import { seedDatabase } from './seed.ts';
 
@@ -74,6 +77,7 @@ const { values: flags } = parseArgs({
     deliveries: { type: 'boolean', default: false },
     'no-deliveries': { type: 'boolean', default: false },
     ingest: { type: 'boolean', default: false },
+    media: { type: 'boolean', default: false },
     scale: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     // A comma-separated subset of the API scenarios, for quick iterations.
@@ -399,6 +403,14 @@ function summary(result: RunResult): string {
 let passed = true;
 if (flags.scale) {
   log(JSON.stringify(await benchScale({ quick: flags.quick }), null, 2));
+} else if (flags.media) {
+  passed = await benchMedia({
+    quick: flags.quick,
+    workDir: WORK_DIR,
+    productionEnv: PRODUCTION_ENV,
+    nodeFlags: PRODUCTION_NODE_FLAGS,
+    log,
+  });
 } else if (flags.ingest) {
   log(JSON.stringify(await benchIngest({ quick: flags.quick, log }), null, 2));
 } else {

@@ -30,6 +30,14 @@ export interface Config {
   http: HttpLimitsConfig;
   webhooks: WebhookConfig;
   ingest: IngestConfig;
+  media: MediaConfig;
+}
+
+export interface MediaConfig {
+  /** MEDIA_CACHE_MB: media files kept in memory, in bytes (src/media/media-cache.ts). */
+  cacheBytes: number;
+  /** PLAYLIST_FETCHES_PER_MINUTE: per client address and stream (src/media/playlist-limiter.ts). */
+  playlistFetchesPerMinute: number;
 }
 
 /** What one HTTP client may make the server hold (slow clients, connection floods). */
@@ -235,6 +243,11 @@ export function loadConfig(env: Env = process.env): Config {
     maxConnections: read.integer('RTMP_MAX_CONNECTIONS', 64, 1, 100_000),
   };
 
+  const media: MediaConfig = {
+    cacheBytes: read.integer('MEDIA_CACHE_MB', 64, 0, 65_536) * 1024 * 1024,
+    playlistFetchesPerMinute: read.integer('PLAYLIST_FETCHES_PER_MINUTE', 120, 1, 10_000_000),
+  };
+
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return {
     port,
@@ -252,5 +265,6 @@ export function loadConfig(env: Env = process.env): Config {
     http,
     webhooks,
     ingest,
+    media,
   };
 }

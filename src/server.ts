@@ -35,7 +35,15 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
     trustProxy: config.trustProxy,
     http: config.http,
     logger,
-    plugins: [mediaPlugin({ services: runtime.services, dataDir: config.dataDir, viewers })],
+    plugins: [
+      mediaPlugin({
+        services: runtime.services,
+        dataDir: config.dataDir,
+        viewers,
+        cacheBytes: config.media.cacheBytes,
+        playlistFetchesPerMinute: config.media.playlistFetchesPerMinute,
+      }),
+    ],
   });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();

@@ -31,6 +31,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   delivery_in_progress: 409,
   payload_too_large: 413,
   headers_too_large: 431,
+  range_not_satisfiable: 416,
   rate_limit_exceeded: 429,
   internal_error: 500,
   service_unavailable: 503,

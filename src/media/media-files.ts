@@ -1,9 +1,12 @@
-// Sending media files: content types and cache rules per kind of file, and a JSON 404 for
-// anything missing, like every other error of the service.
-import fs from 'node:fs';
+// Sending media files: content types and cache rules per kind of file, validators and byte
+// ranges, and a JSON 404 for anything missing, like every other error of the service. The
+// content comes from the cache (media-cache.ts) or, for large files, streams from disk.
 import path from 'node:path';
-import type { FastifyReply } from 'fastify';
+import { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../shared/errors.ts';
+import { notModified, requestedRange } from './http-conditions.ts';
+import type { MediaCache, MediaFile } from './media-cache.ts';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.m3u8': 'application/vnd.apple.mpegurl',
@@ -33,31 +36,89 @@ export function mediaNotFound(): AppError {
   return new AppError('resource_not_found', 'No such media file exists (yet).');
 }
 
-export async function sendFile(reply: FastifyReply, file: string | undefined, cache: CacheRule) {
+/** Chunks of a streamed file: fewer reads and socket writes than the default 64 KiB. */
+const STREAM_CHUNK_BYTES = 256 * 1024;
+
+/**
+ * Opens a media file through the cache; undefined when there is none. Unreadable files are
+ * logged and answered as missing (see notFoundOrLogged).
+ */
+export async function openMedia(
+  reply: FastifyReply,
+  cache: MediaCache,
+  file: string | undefined,
+): Promise<MediaFile> {
   if (file === undefined) throw mediaNotFound();
-  let stat: fs.Stats;
+  let media: MediaFile | undefined;
   try {
-    stat = await fs.promises.stat(file);
+    media = await cache.open(file);
   } catch (error) {
     throw notFoundOrLogged(reply, error, file);
   }
-  if (!stat.isFile()) throw mediaNotFound();
-  reply
-    .header('Content-Type', CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream')
-    .header('Cache-Control', CACHE_CONTROL[cache])
-    .header('Last-Modified', stat.mtime.toUTCString())
-    .header('X-Content-Type-Options', 'nosniff');
-  if (stat.size < 64 * 1024) {
-    // Small files (playlists) are read whole: a playlist replaced mid-send stays consistent.
-    try {
-      return await reply.send(await fs.promises.readFile(file));
-    } catch (error) {
-      // Gone since the stat (a stream's files removed as it ends) is the usual reason.
-      throw notFoundOrLogged(reply, error, file);
-    }
+  if (media === undefined) throw mediaNotFound();
+  return media;
+}
+
+/**
+ * Sends an opened media file, honouring conditional requests (304) and a byte range (206,
+ * or 416 when it starts past the end). `Content-Length` is always the bytes sent.
+ */
+export async function sendMedia(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  media: MediaFile,
+  cache: CacheRule,
+) {
+  const { headers } = request;
+  const range = request.method === 'GET' ? requestedRange(headers, media) : undefined;
+  const unchanged = notModified(headers, media);
+  if (unchanged || range?.kind === 'unsatisfiable' || request.method === 'HEAD') await media.handle?.close();
+  if (range?.kind === 'unsatisfiable' && !unchanged) {
+    reply.header('Content-Range', `bytes */${media.size}`);
+    throw new AppError(
+      'range_not_satisfiable',
+      `The requested range starts past the end of the file (${media.size} bytes).`,
+    );
   }
-  reply.header('Content-Length', stat.size);
-  return reply.send(fs.createReadStream(file));
+  reply
+    .header('Content-Type', CONTENT_TYPES[path.extname(media.path)] ?? 'application/octet-stream')
+    .header('Cache-Control', CACHE_CONTROL[cache])
+    .header('Last-Modified', media.lastModified)
+    .header('ETag', media.etag)
+    .header('Accept-Ranges', 'bytes')
+    .header('X-Content-Type-Options', 'nosniff');
+  if (unchanged) return reply.code(304).send();
+  let start = 0;
+  let end = media.size - 1;
+  if (range?.kind === 'part') {
+    ({ start, end } = range);
+    reply.code(206).header('Content-Range', `bytes ${start}-${end}/${media.size}`);
+  }
+  const length = end - start + 1;
+  reply.header('Content-Length', length);
+  if (request.method === 'HEAD') return reply.send(Readable.from([]));
+  if (media.body !== undefined) {
+    return reply.send(length === media.body.length ? media.body : media.body.subarray(start, end + 1));
+  }
+  const { handle } = media;
+  if (handle === undefined || length === 0) {
+    await handle?.close();
+    return reply.send(Buffer.alloc(0));
+  }
+  return reply.send(
+    handle.createReadStream({ start, end, highWaterMark: STREAM_CHUNK_BYTES, autoClose: true }),
+  );
+}
+
+/** A file by path, as the routes with nothing to read from it before sending use it. */
+export async function sendFile(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  cache: MediaCache,
+  file: string | undefined,
+  rule: CacheRule,
+) {
+  return sendMedia(request, reply, await openMedia(reply, cache, file), rule);
 }
 
 /**

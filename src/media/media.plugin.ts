@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { DatabaseHandle } from '../db/database.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { PublicUrls } from '../shared/public-urls.ts';
+import { MediaCache } from './media-cache.ts';
 import { MediaPaths } from './media-paths.ts';
 import { mediaRoutes } from './media.routes.ts';
 import { PlaylistLimiter } from './playlist-limiter.ts';
@@ -20,14 +21,17 @@ export interface MediaPluginOptions {
   viewers: ViewerTracker;
   /** Live-playlist fetches per client address and stream per minute; see playlist-limiter.ts. */
   playlistFetchesPerMinute?: number;
+  /** Bytes of media files kept in memory (MEDIA_CACHE_MB); see media-cache.ts. */
+  cacheBytes?: number;
 }
 
 export function mediaPlugin(options: MediaPluginOptions): (app: FastifyInstance) => Promise<void> {
   const paths = new MediaPaths(options.dataDir);
   const watch = new WatchService(options.services.database.db, options.services.urls, paths);
   const playlists = new PlaylistLimiter(options.services.clock, options.playlistFetchesPerMinute);
+  const cache = new MediaCache(options.cacheBytes);
   return async (app) => {
-    await app.register(mediaRoutes, { paths, viewers: options.viewers, playlists });
-    await app.register(watchRoutes, { watch, urls: options.services.urls });
+    await app.register(mediaRoutes, { paths, viewers: options.viewers, playlists, cache });
+    await app.register(watchRoutes, { watch, urls: options.services.urls, cache });
   };
 }

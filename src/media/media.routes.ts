@@ -7,9 +7,10 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../shared/errors.ts';
 import { clientKey } from '../shared/client-address.ts';
-import { sendFile, type CacheRule } from './media-files.ts';
+import type { MediaCache } from './media-cache.ts';
+import { openMedia, sendFile, sendMedia, type CacheRule } from './media-files.ts';
 import { PLAYLIST_FILE, THUMBNAIL_FILE, type MediaPaths } from './media-paths.ts';
-import { readPlaylist } from './hls-playlist.ts';
+import { parseMediaPlaylist } from './hls-playlist.ts';
 import type { PlaylistLimiter } from './playlist-limiter.ts';
 import type { ViewerTracker } from './viewer-tracker.ts';
 
@@ -17,6 +18,7 @@ export interface MediaRoutesOptions {
   paths: MediaPaths;
   viewers: ViewerTracker;
   playlists: PlaylistLimiter;
+  cache: MediaCache;
 }
 
 interface MediaParams {
@@ -28,7 +30,7 @@ interface MediaParams {
 const VIEWER_ID = /^[A-Za-z0-9-]{8,64}$/;
 
 export async function mediaRoutes(app: FastifyInstance, options: MediaRoutesOptions): Promise<void> {
-  const { paths, viewers, playlists } = options;
+  const { paths, viewers, playlists, cache } = options;
   const config = { access: 'public', rateLimit: false } as const;
   const schema = { hide: true };
 
@@ -38,22 +40,25 @@ export async function mediaRoutes(app: FastifyInstance, options: MediaRoutesOpti
     const client = clientKey(request.ip);
     // Checked before the playlist is read; names that are no media file are a cheap 404.
     if (file !== undefined && name.endsWith('.m3u8')) limitPlaylistFetches(reply, playlists, client, id);
-    let cache: CacheRule = 'immutable';
-    if (name === PLAYLIST_FILE && file !== undefined) {
-      const playlist = await readPlaylist(file);
+    let rule: CacheRule = 'immutable';
+    const media = await openMedia(reply, cache, file);
+    if (name === PLAYLIST_FILE) {
+      // Parsed once per version of the file, not per fetch (the cache keeps it with the bytes).
+      media.playlist ??= parseMediaPlaylist(media.body?.toString('utf8') ?? '');
+      const { playlist } = media;
       // Only players of a stream with live media count (never arbitrary ids someone requests).
       if (!playlist.ended && playlist.segments.length > 0) viewers.seen(id, client, viewerOf(request));
-      cache = playlist.ended ? 'finished' : 'live-playlist';
+      rule = playlist.ended ? 'finished' : 'live-playlist';
     } else if (name === THUMBNAIL_FILE) {
-      cache = 'short';
+      rule = 'short';
     }
-    return sendFile(reply, file, cache);
+    return sendMedia(request, reply, media, rule);
   });
 
   app.get<{ Params: MediaParams }>('/media/videos/:id/*', { config, schema }, async (request, reply) => {
     const { id, '*': name } = request.params;
-    const cache: CacheRule = name === PLAYLIST_FILE || name === THUMBNAIL_FILE ? 'finished' : 'immutable';
-    return sendFile(reply, paths.videoFile(id, name), cache);
+    const rule: CacheRule = name === PLAYLIST_FILE || name === THUMBNAIL_FILE ? 'finished' : 'immutable';
+    return sendFile(request, reply, cache, paths.videoFile(id, name), rule);
   });
 }
 

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { PublicUrls } from '../shared/public-urls.ts';
 import { AppError } from '../shared/errors.ts';
+import type { MediaCache } from './media-cache.ts';
 import { sendFile } from './media-files.ts';
 import { renderNotFoundPage, renderWatchPage, WATCH_PAGE_CSP } from './watch-page.ts';
 import type { WatchInfo, WatchService } from './watch.service.ts';
@@ -12,6 +13,7 @@ import type { WatchInfo, WatchService } from './watch.service.ts';
 export interface WatchRoutesOptions {
   watch: WatchService;
   urls: PublicUrls;
+  cache: MediaCache;
 }
 
 const PUBLIC_DIR = path.resolve(import.meta.dirname, '../../public');
@@ -23,7 +25,7 @@ const ASSETS = new Map<string, string>([
 ]);
 
 export async function watchRoutes(app: FastifyInstance, options: WatchRoutesOptions): Promise<void> {
-  const { watch, urls } = options;
+  const { watch, urls, cache } = options;
   const schema = { hide: true };
   const assets = `${urls.basePath}/assets`;
 
@@ -68,6 +70,6 @@ export async function watchRoutes(app: FastifyInstance, options: WatchRoutesOpti
   app.get<{ Params: { name: string } }>(
     '/assets/:name',
     { config: { access: 'public' }, schema },
-    async (request, reply) => sendFile(reply, ASSETS.get(request.params.name), 'asset'),
+    async (request, reply) => sendFile(request, reply, cache, ASSETS.get(request.params.name), 'asset'),
   );
 }

@@ -27,6 +27,7 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'headers_too_large'
   | 'rate_limit_exceeded'
+  | 'range_not_satisfiable'
   | 'service_unavailable'
   | 'internal_error';
 

@@ -37,6 +37,8 @@ export const FAST_WEBHOOKS: WebhookConfig = {
 export interface MediaOptions {
   reconnectWindowSeconds?: number;
   thumbnailIntervalMs?: number;
+  /** MEDIA_CACHE_MB, in bytes (64 MiB unless given). */
+  mediaCacheBytes?: number;
   /** How long a player counts as watching after its last playlist fetch. */
   viewerWindowMs?: number;
   ffmpegPath?: string;
@@ -307,7 +309,18 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
     rateLimitPerIp: options.rateLimitPerIp ?? 60,
     ...(options.http ? { http: options.http } : {}),
     logger,
-    ...(media && viewers ? { plugins: [mediaPlugin({ services, dataDir: database.dataDir, viewers })] } : {}),
+    ...(media && viewers
+      ? {
+          plugins: [
+            mediaPlugin({
+              services,
+              dataDir: database.dataDir,
+              viewers,
+              ...(media.mediaCacheBytes === undefined ? {} : { cacheBytes: media.mediaCacheBytes }),
+            }),
+          ],
+        }
+      : {}),
   });
   stops.push(() => app.close());
   await app.listen({ port: httpPort, host: '127.0.0.1' });
