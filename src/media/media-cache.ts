@@ -18,6 +18,11 @@
 // Memory: bodies are counted in bytes and the least recently used are evicted past
 // `maxBytes` (0 keeps nothing); files above MAX_ENTRY_BYTES are streamed from disk instead. A stream's old
 // segments fall out as its players move on; a playlist has one entry, replaced as it changes.
+// A body being sent stays in memory until its response ends, kept or not: slow clients asking
+// for many different files could otherwise hold one whole file each, far past `maxBytes`. So
+// bodies lent to responses are counted too (`lend`), and when the bytes kept, lent out and being
+// read would pass twice `maxBytes`, a file not in memory is streamed from disk instead (a
+// playlist excepted: it is small, and the route parses it).
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
@@ -57,6 +62,12 @@ export class MediaCache {
   /** Reads under way, so players asking for a file at once cause one read. */
   private readonly reading = new Map<string, Promise<MediaFile | undefined | 'large'>>();
   private bytes = 0;
+  /** Responses sending each body now. */
+  private readonly lent = new Map<MediaFile, number>();
+  /** Bytes of bodies being sent that the cache does not hold (never kept, or evicted since). */
+  private lentOutside = 0;
+  /** Bytes of whole-file reads under way. */
+  private readingBytes = 0;
 
   constructor(maxBytes = DEFAULT_MEDIA_CACHE_BYTES) {
     this.maxBytes = maxBytes;
@@ -65,6 +76,38 @@ export class MediaCache {
   /** Bytes of file content held now; never more than maxBytes. */
   get size(): number {
     return this.bytes;
+  }
+
+  /** Bytes of bodies held for responses still being sent, beyond those the cache keeps. */
+  get lentBytes(): number {
+    return this.lentOutside;
+  }
+
+  /**
+   * Counts `media.body` as being sent until the returned function is called (once the response
+   * has ended), so memory held by slow responses is bounded with the rest.
+   */
+  lend(media: MediaFile): () => void {
+    const size = media.body?.length ?? 0;
+    const count = this.lent.get(media) ?? 0;
+    this.lent.set(media, count + 1);
+    if (count === 0 && !this.holds(media)) this.lentOutside += size;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.lent.get(media) ?? 1) - 1;
+      if (left > 0) {
+        this.lent.set(media, left);
+        return;
+      }
+      this.lent.delete(media);
+      if (!this.holds(media)) this.lentOutside -= size;
+    };
+  }
+
+  private holds(media: MediaFile): boolean {
+    return this.entries.get(media.path) === media;
   }
 
   /**
@@ -89,7 +132,13 @@ export class MediaCache {
     if (stat.size > MAX_ENTRY_BYTES) return openLarge(file);
     let pending = this.reading.get(file);
     if (pending === undefined) {
-      pending = this.read(file).finally(() => this.reading.delete(file));
+      const overBudget = this.bytes + this.lentOutside + this.readingBytes + stat.size > 2 * this.maxBytes;
+      if (overBudget && !file.endsWith('.m3u8')) return openLarge(file);
+      this.readingBytes += stat.size;
+      pending = this.read(file).finally(() => {
+        this.reading.delete(file);
+        this.readingBytes -= stat.size;
+      });
       this.reading.set(file, pending);
     }
     let read = await pending;
@@ -136,6 +185,8 @@ export class MediaCache {
   private forget(file: string, entry: MediaFile): void {
     this.entries.delete(file);
     this.bytes -= entry.body?.length ?? 0;
+    // Still being sent: its bytes stay in memory until those responses end.
+    if (this.lent.has(entry)) this.lentOutside += entry.body?.length ?? 0;
   }
 }
 

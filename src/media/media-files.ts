@@ -66,6 +66,7 @@ export async function openMedia(
 export async function sendMedia(
   request: FastifyRequest,
   reply: FastifyReply,
+  files: MediaCache,
   media: MediaFile,
   cache: CacheRule,
 ) {
@@ -98,6 +99,8 @@ export async function sendMedia(
   reply.header('Content-Length', length);
   if (request.method === 'HEAD') return reply.send(Readable.from([]));
   if (media.body !== undefined) {
+    // The body stays in memory until the response has gone (or the client has gone).
+    reply.raw.once('close', files.lend(media));
     return reply.send(length === media.body.length ? media.body : media.body.subarray(start, end + 1));
   }
   const { handle } = media;
@@ -118,7 +121,7 @@ export async function sendFile(
   file: string | undefined,
   rule: CacheRule,
 ) {
-  return sendMedia(request, reply, await openMedia(reply, cache, file), rule);
+  return sendMedia(request, reply, cache, await openMedia(reply, cache, file), rule);
 }
 
 /**

@@ -52,7 +52,7 @@ export async function mediaRoutes(app: FastifyInstance, options: MediaRoutesOpti
     } else if (name === THUMBNAIL_FILE) {
       rule = 'short';
     }
-    return sendMedia(request, reply, media, rule);
+    return sendMedia(request, reply, cache, media, rule);
   });
 
   app.get<{ Params: MediaParams }>('/media/videos/:id/*', { config, schema }, async (request, reply) => {

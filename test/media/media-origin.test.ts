@@ -393,12 +393,63 @@ describe('the media cache', () => {
     const none = new MediaCache(0);
     const small = new MediaCache(10_000);
     for (const cache of [none, small]) {
+      // Too large for its memory: streamed from disk, read afresh each time.
       const a = await cache.open(file);
       const b = await cache.open(file);
-      assert.equal(a?.body?.length, 50_000);
-      assert.notEqual(a.body, b?.body);
+      assert.ok(a !== undefined && b !== undefined);
+      assert.equal(a.body, undefined);
+      assert.equal(a.size, 50_000);
+      assert.ok(a.handle !== undefined && b.handle !== undefined);
+      await a.handle.close();
+      await b.handle.close();
       assert.equal(cache.size, 0);
     }
+  });
+
+  test('bodies still being sent count against its memory: past twice the bound, files are streamed instead', async (t) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-media-cache-'));
+    t.after(() => {
+      fs.rmSync(dir, { recursive: true, force: true });
+    });
+    const cache = new MediaCache(1_000_000);
+    const names = Array.from({ length: 10 }, (_, i) => {
+      const file = path.join(dir, `seg${i}.ts`);
+      fs.writeFileSync(file, randomBytes(300_000));
+      return file;
+    });
+    // Slow clients each hold a different file: none of their responses ends.
+    const releases: (() => void)[] = [];
+    const served: ('memory' | 'disk')[] = [];
+    for (const file of names) {
+      const media = await cache.open(file);
+      assert.ok(media);
+      if (media.body === undefined) {
+        served.push('disk');
+        await media.handle?.close();
+        continue;
+      }
+      served.push('memory');
+      releases.push(cache.lend(media));
+      assert.ok(cache.size + cache.lentBytes <= 2_000_000, `${cache.size + cache.lentBytes} bytes held`);
+    }
+    // Three kept plus three evicted but still being sent fill twice the bound; the rest stream.
+    assert.deepEqual(served, [...Array<string>(6).fill('memory'), ...Array<string>(4).fill('disk')]);
+    assert.equal(cache.lentBytes, 900_000);
+    // Once those responses end their bytes are free, and files are answered from memory again.
+    for (const release of releases) release();
+    assert.equal(cache.lentBytes, 0);
+    assert.ok((await cache.open(names[9]!))?.body);
+  });
+
+  test('a playlist is read whole even when its memory is full: the route parses it', async (t) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-media-cache-'));
+    t.after(() => {
+      fs.rmSync(dir, { recursive: true, force: true });
+    });
+    const file = path.join(dir, 'index.m3u8');
+    fs.writeFileSync(file, '#EXTM3U\n#EXT-X-TARGETDURATION:2\n');
+    const media = await new MediaCache(0).open(file);
+    assert.equal(media?.body?.toString(), '#EXTM3U\n#EXT-X-TARGETDURATION:2\n');
   });
 
   test('a playlist changed within the last second is read anew each time; a settled one is kept until it changes', async (t) => {
