@@ -51,8 +51,8 @@ function warningLines(server: MediaTestServer, code: string) {
 
 for (const dialect of DIALECTS) {
   describe(`ingest health on ${dialect}`, () => {
-    test('a 720p H.264/AAC push: codecs, picture, rates, no warnings; then the drop', async (t) => {
-      const server = await startMediaServer(t, { dialect, reconnectWindowSeconds: 4 });
+    test('a 720p H.264/AAC push: codecs, picture, rates, no warnings; then drops and a reconnect', async (t) => {
+      const server = await startMediaServer(t, { dialect, reconnectWindowSeconds: 6 });
       const creator = await server.createAccount('Health Studio');
       const other = await server.createAccount('Someone else');
       const stream = await server.createStream(creator, { title: 'Healthy' });
@@ -126,21 +126,40 @@ for (const dialect of DIALECTS) {
       assert.match(dropped.warnings[0].message, /reconnect/);
       assert.equal(dropped.bitrate_kbps.current, 0);
       const deadline = Date.parse(dropped.reconnect_deadline);
-      assert.ok(deadline > Date.now() && deadline <= Date.now() + 4000, dropped.reconnect_deadline);
+      assert.ok(deadline > Date.now() && deadline <= Date.now() + 6000, dropped.reconnect_deadline);
       await waitFor(
         'the disconnect to be logged',
         () => warningLines(server, 'publisher_disconnected').length > 0,
       );
 
-      // The window closes: the stream ends and nothing is measured any more.
+      // The encoder comes back inside the window: publishing again, its own figures, no warning.
+      const again = pushEncoder(`${stream.ingest.rtmp_url}/${stream.ingest.stream_key}`, 30, {
+        size: '640x360',
+        video: x264(60),
+        audio: AAC,
+      });
+      t.after(() => {
+        again.stop();
+      });
+      const back = await waitFor('the encoder to be back', async () => {
+        const h = await healthOf(server, stream.id, creator.writeKey);
+        return h?.state === 'publishing' && h.video?.width === 640 ? h : undefined;
+      });
+      assert.equal(back.publishes, 2);
+      assert.equal(back.reconnect_deadline, null);
+      assert.deepEqual(back.warnings, []);
+      again.stop();
+
+      // It drops again and the window closes: the stream ends and nothing is measured any more.
       const ended = await waitFor('the stream to end', async () => {
         const res = await server.request('GET', `/v1/streams/${stream.id}`, { key: creator.writeKey });
         return res.body.status === 'ended' ? res.body : undefined;
       });
       assert.equal(ended.ingest.health, null);
+      // Once per onset: one line for each of the two drops, none for every tick in between.
       const logged = warningLines(server, 'publisher_disconnected');
-      assert.equal(logged.length, 1);
-      assert.equal(logged[0]!.streamId, stream.id);
+      assert.equal(logged.length, 2);
+      assert.ok(logged.every((line) => line.streamId === stream.id));
       assert.equal(warningLines(server, 'keyframe_interval_too_long').length, 0);
     });
 

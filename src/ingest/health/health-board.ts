@@ -50,6 +50,8 @@ export class IngestHealthBoard {
       entry.meter = meter;
       entry.publishes += 1;
       entry.reconnectDeadline = undefined;
+      // The disconnection is over, even if no tick saw it end: the next one is a new onset.
+      entry.logged.delete('publisher_disconnected');
     } else {
       this.streams.set(streamId, { meter, publishes: 1, reconnectDeadline: undefined, logged: new Set() });
     }
