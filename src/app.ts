@@ -198,6 +198,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         streams: services.streams,
         cursors: services.cursors,
         urls: services.urls,
+        health: services.ingestHealth,
       });
       await v1.register(videoRoutes, {
         videos: services.videos,

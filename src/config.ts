@@ -78,6 +78,8 @@ export interface IngestConfig {
   ffmpegPath: string;
   /** RTMP connections open at once (publishers and would-be publishers); more are refused. */
   maxConnections: number;
+  /** The bitrate creators are told to stay under (kb/s); far above it is a health warning. */
+  bitrateLimitKbps: number;
 }
 
 export class ConfigError extends Error {
@@ -241,6 +243,7 @@ export function loadConfig(env: Env = process.env): Config {
     reconnectWindowSeconds: read.integer('RECONNECT_WINDOW_SECONDS', 60, 1, 3600),
     ffmpegPath: read.string('FFMPEG_PATH', 'ffmpeg'),
     maxConnections: read.integer('RTMP_MAX_CONNECTIONS', 64, 1, 100_000),
+    bitrateLimitKbps: read.integer('INGEST_BITRATE_LIMIT_KBPS', 12_000, 100, 1_000_000),
   };
 
   const media: MediaConfig = {

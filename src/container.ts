@@ -10,6 +10,7 @@ import {
 import type { DatabaseHandle } from './db/database.ts';
 import { CursorCodec } from './http/pagination.ts';
 import { IdempotencyService } from './idempotency/idempotency.service.ts';
+import { IngestHealthBoard } from './ingest/health/health-board.ts';
 import type { Clock } from './shared/clock.ts';
 import { PublicUrls } from './shared/public-urls.ts';
 import { deriveKey } from './shared/secret-key.ts';
@@ -36,11 +37,14 @@ export interface Services {
   webhookSecrets: SecretBox;
   /** Idempotency-Key claims and stored responses (sealed under their own derived key). */
   idempotency: IdempotencyService;
+  /** What this process's ingest measures of each encoder (empty without the ingest). */
+  ingestHealth: IngestHealthBoard;
 }
 
 export function createServices(
   config: Pick<Config, 'publicUrl'> & {
-    ingest: Pick<IngestConfig, 'rtmpPort'>;
+    ingest: Pick<IngestConfig, 'rtmpPort'> &
+      Partial<Pick<IngestConfig, 'bitrateLimitKbps' | 'reconnectWindowSeconds'>>;
     webhooks?: Pick<WebhookConfig, 'allowPrivateTargets'> & Partial<Pick<WebhookConfig, 'historyDays'>>;
   },
   database: DatabaseHandle,
@@ -72,5 +76,14 @@ export function createServices(
       clock,
       new SecretBox(deriveKey(secretKey, 'idempotency-responses')),
     ),
+    ingestHealth: new IngestHealthBoard({
+      clock,
+      ...(config.ingest.bitrateLimitKbps === undefined
+        ? {}
+        : { bitrateLimitKbps: config.ingest.bitrateLimitKbps }),
+      ...(config.ingest.reconnectWindowSeconds === undefined
+        ? {}
+        : { reconnectWindowSeconds: config.ingest.reconnectWindowSeconds }),
+    }),
   };
 }

@@ -13,6 +13,7 @@ import type { Clock } from '../shared/clock.ts';
 import type { StreamService } from '../streams/stream.service.ts';
 import type { VideoService } from '../videos/video.service.ts';
 import { Admission } from './admission.ts';
+import type { IngestHealthBoard } from './health/health-board.ts';
 import { LiveThumbnails } from './live-thumbnails.ts';
 import { PenaltyBox } from './penalty-box.ts';
 import { adoptInterruptedStreams } from './restart-recovery.ts';
@@ -25,6 +26,8 @@ export interface IngestDeps {
   videos: VideoService;
   paths: MediaPaths;
   viewers: ViewerTracker;
+  /** Each stream's encoder health, read by the API. */
+  health: IngestHealthBoard;
   clock: Clock;
   logger: Logger;
   ffmpegPath: string;
@@ -60,6 +63,7 @@ export class IngestCoordinator {
       ffmpegPath,
       reconnectWindowMs: deps.reconnectWindowMs,
       thumbnails,
+      health: deps.health,
     });
     this.admission = new Admission({
       streams,
@@ -73,6 +77,7 @@ export class IngestCoordinator {
       logger,
       lifecycle: this.lifecycle,
       thumbnails,
+      health: deps.health,
     });
   }
 

@@ -9,6 +9,7 @@ import type { ViewerTracker } from '../media/viewer-tracker.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { StreamService } from '../streams/stream.service.ts';
 import type { VideoService } from '../videos/video.service.ts';
+import type { IngestHealthBoard } from './health/health-board.ts';
 import { IngestCoordinator } from './ingest-coordinator.ts';
 import { RtmpIngestServer } from './rtmp-server.ts';
 
@@ -19,7 +20,7 @@ const TICK_MS = 2000;
 
 export interface IngestOptions {
   config: Pick<Config, 'ingest' | 'dataDir' | 'host'>;
-  services: { streams: StreamService; videos: VideoService; clock: Clock };
+  services: { streams: StreamService; videos: VideoService; clock: Clock; ingestHealth: IngestHealthBoard };
   logger: Logger;
   viewers: ViewerTracker;
   /** Interface the RTMP listener binds; the HTTP listener's (config `host`) unless given. */
@@ -54,6 +55,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestHandle>
     clock: services.clock,
     paths: new MediaPaths(config.dataDir),
     viewers: options.viewers,
+    health: services.ingestHealth,
     logger: logger.child({ component: 'ingest' }),
     ffmpegPath: config.ingest.ffmpegPath,
     reconnectWindowMs: config.ingest.reconnectWindowSeconds * 1000,

@@ -13,6 +13,7 @@ import net from 'node:net';
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../shared/clock.ts';
 import { codecRefusal } from './rtmp/codecs.ts';
+import { StreamMeter } from './health/stream-meter.ts';
 import { flvHeader, flvTag } from './rtmp/flv.ts';
 import { RtmpProtocolError } from './rtmp/protocol-error.ts';
 import { RtmpSession, type PublishRequest } from './rtmp/session.ts';
@@ -85,6 +86,8 @@ export class PublishConnection {
   firstMediaAt: number | undefined;
   /** Set once the publish was refused (by admission or for its codec). */
   refusal: Refusal | undefined;
+  /** Measures the media from the first message on (sequence headers come before admission). */
+  readonly meter = new StreamMeter();
 
   constructor(socket: net.Socket, session: RtmpSession, request: PublishRequest, clock: Clock) {
     this.socket = socket;
@@ -158,6 +161,7 @@ export class PublishConnection {
       return;
     }
     this.firstMediaAt ??= this.clock.now();
+    this.meter.receive(type === 8 ? 8 : 9, timestamp, payload);
     const tag = flvTag(type, timestamp, payload);
     if (this.state === 'accepted') {
       this.sink?.write(tag);

@@ -17,6 +17,7 @@ import { isStateConflict } from '../shared/errors.ts';
 import type { StreamService } from '../streams/stream.service.ts';
 import type { StreamRow } from '../streams/stream.table.ts';
 import type { VideoService } from '../videos/video.service.ts';
+import type { IngestHealthBoard } from './health/health-board.ts';
 import { HlsPackager } from './hls-packager.ts';
 import type { LiveThumbnails } from './live-thumbnails.ts';
 import { recordStreamAsVideo } from './recording.ts';
@@ -33,6 +34,8 @@ export interface LifecycleDeps {
   ffmpegPath: string;
   reconnectWindowMs: number;
   thumbnails: LiveThumbnails;
+  /** Told when a publish starts, its encoder goes away, and the stream ends. */
+  health?: IngestHealthBoard;
 }
 
 /** How long close() lets packagers write their last segment before killing them. */
@@ -110,6 +113,7 @@ export class StreamLifecycle {
     );
     state.packagers.add(packager);
     connection.accept(packager.input);
+    this.deps.health?.publishing(state.streamId, connection.meter);
     logger.info(
       { streamId: state.streamId, publish: index, remote: connection.remoteAddress },
       'publish started',
@@ -179,6 +183,7 @@ export class StreamLifecycle {
       { streamId: state.streamId, seconds: this.deps.reconnectWindowMs / 1000 },
       'publisher gone; waiting for a reconnect',
     );
+    this.deps.health?.reconnecting(state.streamId, this.deps.clock.now() + this.deps.reconnectWindowMs);
     state.reconnectTimer = setTimeout(() => {
       state.reconnectTimer = undefined;
       if (!state.publisher) this.finish(state, { endStream: true });
@@ -195,6 +200,7 @@ export class StreamLifecycle {
   private finish(state: StreamState, options: { endStream: boolean }): void {
     if (state.finishing) return;
     state.finishing = true;
+    this.deps.health?.remove(state.streamId);
     const done = state
       .enqueue(async () => {
         await Promise.all([...state.packagers].map((packager) => packager.finished));

@@ -1,10 +1,12 @@
 // Periodic upkeep of live streams (ingest.ts runs tick() every couple of seconds): noticing a
 // stream an operator ended while it was published (its encoder is cut off), viewer counts
-// into the database, and live thumbnails about every THUMBNAIL_INTERVAL_MS.
+// into the database, live thumbnails about every THUMBNAIL_INTERVAL_MS, and a warn line for
+// each encoder health warning as it begins (health/health-board.ts).
 import type { Logger } from 'pino';
 import type { ViewerTracker } from '../media/viewer-tracker.ts';
 import { isStateConflict } from '../shared/errors.ts';
 import type { StreamService } from '../streams/stream.service.ts';
+import type { IngestHealthBoard } from './health/health-board.ts';
 import type { LiveThumbnails } from './live-thumbnails.ts';
 import type { StreamLifecycle } from './stream-lifecycle.ts';
 
@@ -14,6 +16,7 @@ export interface UpkeepDeps {
   logger: Logger;
   lifecycle: StreamLifecycle;
   thumbnails: LiveThumbnails;
+  health?: IngestHealthBoard;
 }
 
 export class IngestUpkeep {
@@ -29,6 +32,7 @@ export class IngestUpkeep {
     await this.stopStreamsEndedElsewhere();
     await this.flushViewerCounts();
     this.refreshThumbnails();
+    this.deps.health?.logOnsets(this.deps.logger);
   }
 
   private async stopStreamsEndedElsewhere(): Promise<void> {

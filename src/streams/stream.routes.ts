@@ -3,6 +3,7 @@ import type { CursorCodec } from '../http/pagination.ts';
 import { keysetPage } from '../http/pagination.ts';
 import { callerOf } from '../http/access.ts';
 import { commonErrorResponses, ErrorResponse, IdParams, NoQuery } from '../http/schemas.ts';
+import type { IngestHealthBoard } from '../ingest/health/health-board.ts';
 import type { PublicUrls } from '../shared/public-urls.ts';
 import { CreateStreamBody, ListStreamsQuery, StreamDetail, StreamPage } from './stream.schemas.ts';
 import { toStreamDetail, toStreamListItem } from './stream.serializer.ts';
@@ -12,11 +13,13 @@ export interface StreamRoutesOptions {
   streams: StreamService;
   cursors: CursorCodec;
   urls: PublicUrls;
+  /** Encoder health measured by this process's ingest (creator only, with the key). */
+  health?: IngestHealthBoard;
 }
 
 export const streamRoutes: FastifyPluginAsyncTypebox<StreamRoutesOptions> = async (
   app,
-  { streams, cursors, urls },
+  { streams, cursors, urls, health },
 ) => {
   app.get(
     '/streams',
@@ -65,7 +68,8 @@ export const streamRoutes: FastifyPluginAsyncTypebox<StreamRoutesOptions> = asyn
     },
     async (request) => {
       const { stream, streamKey } = await streams.getWithKey(request.params.id, callerOf(request));
-      return toStreamDetail(stream, urls, streamKey);
+      const measured = streamKey === undefined ? null : (health?.report(stream.id) ?? null);
+      return toStreamDetail(stream, urls, streamKey, measured);
     },
   );
 

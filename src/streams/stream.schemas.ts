@@ -9,6 +9,7 @@ import {
   TrimmedString,
   Url,
 } from '../http/schemas.ts';
+import { IngestHealth } from './ingest-health.schemas.ts';
 
 export const STREAM_STATUSES = ['live', 'scheduled', 'ended'] as const;
 export const PRIVACIES = ['public', 'private'] as const;
@@ -42,6 +43,7 @@ export const StreamIngest = Type.Object(
     stream_key: Type.String({
       description: 'Secret key to publish with. Shown only to the creator, on a write-scoped key.',
     }),
+    health: Type.Optional(Nullable(IngestHealth)),
   },
   {
     description:

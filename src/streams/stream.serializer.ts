@@ -1,5 +1,6 @@
 import { toIso } from '../shared/clock.ts';
 import type { PublicUrls } from '../shared/public-urls.ts';
+import type { IngestHealth } from './ingest-health.schemas.ts';
 import type { StreamDetail, StreamListItem } from './stream.schemas.ts';
 import type { StreamListRow } from './stream.repository.ts';
 import type { StreamRow } from './stream.table.ts';
@@ -22,13 +23,23 @@ export function toStreamListItem(row: StreamListRow, urls: PublicUrls): StreamLi
   };
 }
 
-/** The detail object; `streamKey` is passed only to the stream's creator, with a write-scoped key. */
-export function toStreamDetail(row: StreamRow, urls: PublicUrls, streamKey?: string): StreamDetail {
+/**
+ * The detail object; `streamKey` is passed only to the stream's creator, with a write-scoped
+ * key, and `health` (the ingest's measurement) goes with it.
+ */
+export function toStreamDetail(
+  row: StreamRow,
+  urls: PublicUrls,
+  streamKey?: string,
+  health: IngestHealth | null = null,
+): StreamDetail {
   return {
     ...toStreamListItem(row, urls),
     peak_viewer_count: row.peak_viewer_count,
     ended_at: toIso(row.ended_at),
     updated_at: toIso(row.updated_at),
-    ...(streamKey === undefined ? {} : { ingest: { rtmp_url: urls.rtmpIngest, stream_key: streamKey } }),
+    ...(streamKey === undefined
+      ? {}
+      : { ingest: { rtmp_url: urls.rtmpIngest, stream_key: streamKey, health } }),
   };
 }

@@ -46,6 +46,8 @@ export interface MediaOptions {
   maxRtmpConnections?: number;
   /** How long an RTMP connection may take to ask to publish. */
   publishDeadlineMs?: number;
+  /** INGEST_BITRATE_LIMIT_KBPS (12000 unless given). */
+  bitrateLimitKbps?: number;
 }
 
 export interface TestAppOptions {
@@ -288,6 +290,7 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
     reconnectWindowSeconds: media?.reconnectWindowSeconds ?? 3,
     ffmpegPath: media?.ffmpegPath ?? 'ffmpeg',
     maxConnections: media?.maxRtmpConnections ?? 64,
+    bitrateLimitKbps: media?.bitrateLimitKbps ?? 12_000,
   };
   const services = createServices(
     {

@@ -475,6 +475,61 @@ export interface operations {
                         id: string;
                         /** @description Present only on the creator's own requests made with a write-scoped key (POST /streams, GET /streams/{id}, the key reset). */
                         ingest?: {
+                            /** @description Null when the ingest is not handling the stream (not publishing and not waiting for a reconnect), or handles it in another process. */
+                            health?: {
+                                audio: {
+                                    channels: number | null;
+                                    codec: string;
+                                    profile: string | null;
+                                    sample_rate: number | null;
+                                } | null;
+                                bitrate_kbps: {
+                                    /** @description Since the encoder connected. */
+                                    average: number | null;
+                                    /** @description Over the last 5 s of media. */
+                                    current: number | null;
+                                };
+                                dropped_data: {
+                                    /** @description Timestamps that went backwards. */
+                                    backward_jumps: number;
+                                    /** @description Jumps forward over 1 s in a track: data that never came. */
+                                    timestamp_gaps: number;
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC with milliseconds.
+                                 */
+                                measured_at: string;
+                                /** @description Encoder connections so far (1 + reconnects). */
+                                publishes: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC with milliseconds.
+                                 */
+                                reconnect_deadline: string | null;
+                                /**
+                                 * @description `reconnecting`: the encoder disconnected and the stream waits for it until `reconnect_deadline`.
+                                 * @enum {string}
+                                 */
+                                state: 'publishing' | 'reconnecting';
+                                video: {
+                                    codec: string;
+                                    /** @description Frames per second over the last 5 s. */
+                                    frame_rate: number | null;
+                                    height: number | null;
+                                    /** @description Between the last two keyframes. */
+                                    keyframe_interval_seconds: number | null;
+                                    level: string | null;
+                                    profile: string | null;
+                                    width: number | null;
+                                } | null;
+                                warnings: {
+                                    /** @enum {string} */
+                                    code: 'keyframe_interval_too_long' | 'bitrate_too_high' | 'bitrate_unstable' | 'no_audio' | 'frame_rate_unstable' | 'publisher_disconnected';
+                                    /** @description What is wrong and what to change in the encoder. */
+                                    message: string;
+                                }[];
+                            } | null;
                             /** @description Server URL to enter in the streaming software. */
                             rtmp_url: string;
                             /** @description Secret key to publish with. Shown only to the creator, on a write-scoped key. */
@@ -674,6 +729,61 @@ export interface operations {
                         id: string;
                         /** @description Present only on the creator's own requests made with a write-scoped key (POST /streams, GET /streams/{id}, the key reset). */
                         ingest?: {
+                            /** @description Null when the ingest is not handling the stream (not publishing and not waiting for a reconnect), or handles it in another process. */
+                            health?: {
+                                audio: {
+                                    channels: number | null;
+                                    codec: string;
+                                    profile: string | null;
+                                    sample_rate: number | null;
+                                } | null;
+                                bitrate_kbps: {
+                                    /** @description Since the encoder connected. */
+                                    average: number | null;
+                                    /** @description Over the last 5 s of media. */
+                                    current: number | null;
+                                };
+                                dropped_data: {
+                                    /** @description Timestamps that went backwards. */
+                                    backward_jumps: number;
+                                    /** @description Jumps forward over 1 s in a track: data that never came. */
+                                    timestamp_gaps: number;
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC with milliseconds.
+                                 */
+                                measured_at: string;
+                                /** @description Encoder connections so far (1 + reconnects). */
+                                publishes: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC with milliseconds.
+                                 */
+                                reconnect_deadline: string | null;
+                                /**
+                                 * @description `reconnecting`: the encoder disconnected and the stream waits for it until `reconnect_deadline`.
+                                 * @enum {string}
+                                 */
+                                state: 'publishing' | 'reconnecting';
+                                video: {
+                                    codec: string;
+                                    /** @description Frames per second over the last 5 s. */
+                                    frame_rate: number | null;
+                                    height: number | null;
+                                    /** @description Between the last two keyframes. */
+                                    keyframe_interval_seconds: number | null;
+                                    level: string | null;
+                                    profile: string | null;
+                                    width: number | null;
+                                } | null;
+                                warnings: {
+                                    /** @enum {string} */
+                                    code: 'keyframe_interval_too_long' | 'bitrate_too_high' | 'bitrate_unstable' | 'no_audio' | 'frame_rate_unstable' | 'publisher_disconnected';
+                                    /** @description What is wrong and what to change in the encoder. */
+                                    message: string;
+                                }[];
+                            } | null;
                             /** @description Server URL to enter in the streaming software. */
                             rtmp_url: string;
                             /** @description Secret key to publish with. Shown only to the creator, on a write-scoped key. */
@@ -837,6 +947,61 @@ export interface operations {
                         id: string;
                         /** @description Present only on the creator's own requests made with a write-scoped key (POST /streams, GET /streams/{id}, the key reset). */
                         ingest?: {
+                            /** @description Null when the ingest is not handling the stream (not publishing and not waiting for a reconnect), or handles it in another process. */
+                            health?: {
+                                audio: {
+                                    channels: number | null;
+                                    codec: string;
+                                    profile: string | null;
+                                    sample_rate: number | null;
+                                } | null;
+                                bitrate_kbps: {
+                                    /** @description Since the encoder connected. */
+                                    average: number | null;
+                                    /** @description Over the last 5 s of media. */
+                                    current: number | null;
+                                };
+                                dropped_data: {
+                                    /** @description Timestamps that went backwards. */
+                                    backward_jumps: number;
+                                    /** @description Jumps forward over 1 s in a track: data that never came. */
+                                    timestamp_gaps: number;
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC with milliseconds.
+                                 */
+                                measured_at: string;
+                                /** @description Encoder connections so far (1 + reconnects). */
+                                publishes: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC with milliseconds.
+                                 */
+                                reconnect_deadline: string | null;
+                                /**
+                                 * @description `reconnecting`: the encoder disconnected and the stream waits for it until `reconnect_deadline`.
+                                 * @enum {string}
+                                 */
+                                state: 'publishing' | 'reconnecting';
+                                video: {
+                                    codec: string;
+                                    /** @description Frames per second over the last 5 s. */
+                                    frame_rate: number | null;
+                                    height: number | null;
+                                    /** @description Between the last two keyframes. */
+                                    keyframe_interval_seconds: number | null;
+                                    level: string | null;
+                                    profile: string | null;
+                                    width: number | null;
+                                } | null;
+                                warnings: {
+                                    /** @enum {string} */
+                                    code: 'keyframe_interval_too_long' | 'bitrate_too_high' | 'bitrate_unstable' | 'no_audio' | 'frame_rate_unstable' | 'publisher_disconnected';
+                                    /** @description What is wrong and what to change in the encoder. */
+                                    message: string;
+                                }[];
+                            } | null;
                             /** @description Server URL to enter in the streaming software. */
                             rtmp_url: string;
                             /** @description Secret key to publish with. Shown only to the creator, on a write-scoped key. */

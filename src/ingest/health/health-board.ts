@@ -1,0 +1,139 @@
+// The health of every stream this process's ingest handles, shared by the ingest (which
+// writes it: a publish started, the encoder went away, the stream ended) and the API (which
+// reads it for GET /v1/streams/{id}). It lives in memory in the process that runs the ingest;
+// an API process without the ingest (`serve --no-ingest`) has an empty board and answers
+// `ingest.health: null`.
+//
+// Warnings are logged once per onset: upkeep calls logOnsets() every few seconds, which warns
+// for each warning a stream did not have at the previous call, never per message.
+import type { Logger } from 'pino';
+import { toIso, type Clock } from '../../shared/clock.ts';
+import type { IngestHealth } from '../../streams/ingest-health.schemas.ts';
+import { disconnectedWarning, mediaWarnings, type HealthWarning } from './health-warnings.ts';
+import type { Measurement, StreamMeter } from './stream-meter.ts';
+
+/** The bitrate a creator should stay under (kb/s) unless INGEST_BITRATE_LIMIT_KBPS says otherwise. */
+export const DEFAULT_BITRATE_LIMIT_KBPS = 12_000;
+
+export interface HealthBoardOptions {
+  clock: Clock;
+  bitrateLimitKbps?: number;
+  /** The reconnect window, named in the disconnected warning. */
+  reconnectWindowSeconds?: number;
+}
+
+interface StreamHealth {
+  meter: StreamMeter;
+  publishes: number;
+  /** Set while the encoder is gone and the stream waits for it (epoch ms). */
+  reconnectDeadline: number | undefined;
+  /** Warning codes logged and still present, so each onset is logged once. */
+  logged: Set<string>;
+}
+
+export class IngestHealthBoard {
+  private readonly streams = new Map<string, StreamHealth>();
+  private readonly clock: Clock;
+  readonly bitrateLimitKbps: number;
+  private readonly reconnectWindowSeconds: number;
+
+  constructor(options: HealthBoardOptions) {
+    this.clock = options.clock;
+    this.bitrateLimitKbps = options.bitrateLimitKbps ?? DEFAULT_BITRATE_LIMIT_KBPS;
+    this.reconnectWindowSeconds = options.reconnectWindowSeconds ?? 60;
+  }
+
+  /** An admitted publisher: its meter is the stream's from now on. */
+  publishing(streamId: string, meter: StreamMeter): void {
+    const entry = this.streams.get(streamId);
+    if (entry) {
+      entry.meter = meter;
+      entry.publishes += 1;
+      entry.reconnectDeadline = undefined;
+      // The disconnection is over, even if no tick saw it end: the next one is a new onset.
+      entry.logged.delete('publisher_disconnected');
+    } else {
+      this.streams.set(streamId, { meter, publishes: 1, reconnectDeadline: undefined, logged: new Set() });
+    }
+  }
+
+  /** The encoder went away; the stream waits for it until `deadline` (epoch ms). */
+  reconnecting(streamId: string, deadline: number): void {
+    const entry = this.streams.get(streamId);
+    if (entry) entry.reconnectDeadline = deadline;
+  }
+
+  /** The stream is no longer the ingest's (ended, or handed to the next start). */
+  remove(streamId: string): void {
+    this.streams.delete(streamId);
+  }
+
+  /** What GET /v1/streams/{id} shows the creator; null when this process does not handle it. */
+  report(streamId: string): IngestHealth | null {
+    const entry = this.streams.get(streamId);
+    if (!entry) return null;
+    const m = entry.meter.measure();
+    const reconnecting = entry.reconnectDeadline !== undefined;
+    const video = m.video;
+    const audio = m.audio;
+    return {
+      state: reconnecting ? 'reconnecting' : 'publishing',
+      reconnect_deadline: toIso(entry.reconnectDeadline ?? null),
+      measured_at: toIso(this.clock.now()),
+      publishes: entry.publishes,
+      video: video
+        ? {
+            codec: video.codec,
+            profile: video.profile ?? null,
+            level: video.level ?? null,
+            width: video.width ?? null,
+            height: video.height ?? null,
+            frame_rate: reconnecting ? null : round(m.frameRate, 2),
+            keyframe_interval_seconds: round(m.keyframeIntervalSeconds, 2),
+          }
+        : null,
+      audio: audio
+        ? {
+            codec: audio.codec,
+            profile: audio.profile ?? null,
+            sample_rate: audio.sampleRate ?? null,
+            channels: audio.channels ?? null,
+          }
+        : null,
+      bitrate_kbps: {
+        // Nothing arrives while the encoder is gone.
+        current: reconnecting ? 0 : round(m.currentKbps, 0),
+        average: round(m.averageKbps, 0),
+      },
+      dropped_data: { timestamp_gaps: m.timestampGaps, backward_jumps: m.backwardJumps },
+      warnings: this.warningsOf(entry, m),
+    };
+  }
+
+  /** Logs each stream's warnings that began since the last call (upkeep's tick). */
+  logOnsets(logger: Logger): void {
+    for (const [streamId, entry] of this.streams) {
+      const warnings = this.warningsOf(entry);
+      const now = new Set<string>();
+      for (const warning of warnings) {
+        now.add(warning.code);
+        if (!entry.logged.has(warning.code)) {
+          logger.warn({ streamId, code: warning.code, advice: warning.message }, 'ingest health warning');
+        }
+      }
+      entry.logged = now;
+    }
+  }
+
+  private warningsOf(entry: StreamHealth, measurement?: Measurement): HealthWarning[] {
+    // While the encoder is gone, the last publish's figures say nothing about what comes next.
+    if (entry.reconnectDeadline !== undefined) return [disconnectedWarning(this.reconnectWindowSeconds)];
+    return mediaWarnings(measurement ?? entry.meter.measure(), { bitrateLimitKbps: this.bitrateLimitKbps });
+  }
+}
+
+function round(value: number | undefined, digits: number): number | null {
+  if (value === undefined) return null;
+  const scale = 10 ** digits;
+  return Math.round(value * scale) / scale;
+}

@@ -1,0 +1,65 @@
+// `ingest.health` on a stream's detail: what the ingest measures of the creator's encoder
+// while it handles the stream. Shown only where `ingest` is (the creator, on a write-scoped key).
+import { Type, type Static } from 'typebox';
+import { Nullable, StringEnum, Timestamp } from '../http/schemas.ts';
+
+export const HEALTH_WARNING_CODES = [
+  'keyframe_interval_too_long',
+  'bitrate_too_high',
+  'bitrate_unstable',
+  'no_audio',
+  'frame_rate_unstable',
+  'publisher_disconnected',
+] as const;
+
+export const IngestHealth = Type.Object(
+  {
+    state: StringEnum(['publishing', 'reconnecting'] as const, {
+      description:
+        '`reconnecting`: the encoder disconnected and the stream waits for it until `reconnect_deadline`.',
+    }),
+    reconnect_deadline: Nullable(Timestamp),
+    measured_at: Timestamp,
+    publishes: Type.Integer({ description: 'Encoder connections so far (1 + reconnects).' }),
+    video: Nullable(
+      Type.Object({
+        codec: Type.String(),
+        profile: Nullable(Type.String()),
+        level: Nullable(Type.String()),
+        width: Nullable(Type.Integer()),
+        height: Nullable(Type.Integer()),
+        frame_rate: Nullable(Type.Number({ description: 'Frames per second over the last 5 s.' })),
+        keyframe_interval_seconds: Nullable(Type.Number({ description: 'Between the last two keyframes.' })),
+      }),
+    ),
+    audio: Nullable(
+      Type.Object({
+        codec: Type.String(),
+        profile: Nullable(Type.String()),
+        sample_rate: Nullable(Type.Integer()),
+        channels: Nullable(Type.Integer()),
+      }),
+    ),
+    bitrate_kbps: Type.Object({
+      current: Nullable(Type.Integer({ description: 'Over the last 5 s of media.' })),
+      average: Nullable(Type.Integer({ description: 'Since the encoder connected.' })),
+    }),
+    dropped_data: Type.Object({
+      timestamp_gaps: Type.Integer({
+        description: 'Jumps forward over 1 s in a track: data that never came.',
+      }),
+      backward_jumps: Type.Integer({ description: 'Timestamps that went backwards.' }),
+    }),
+    warnings: Type.Array(
+      Type.Object({
+        code: StringEnum(HEALTH_WARNING_CODES),
+        message: Type.String({ description: 'What is wrong and what to change in the encoder.' }),
+      }),
+    ),
+  },
+  {
+    description:
+      'Null when the ingest is not handling the stream (not publishing and not waiting for a reconnect), or handles it in another process.',
+  },
+);
+export type IngestHealth = Static<typeof IngestHealth>;

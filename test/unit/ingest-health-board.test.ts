@@ -1,0 +1,63 @@
+// The health board's once-per-onset logging, driven directly: a warning that persists over
+// many upkeep ticks is one line; one that clears and comes back is a second line.
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { test } from 'node:test';
+import { IngestHealthBoard } from '../../src/ingest/health/health-board.ts';
+import { StreamMeter } from '../../src/ingest/health/stream-meter.ts';
+import { createLogger } from '../../src/logger.ts';
+import { TestClock } from '../helpers/clock.ts';
+
+function capture() {
+  const lines: { code?: string; streamId?: string; msg: string }[] = [];
+  const logger = createLogger(
+    'debug',
+    new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+        callback();
+      },
+    }),
+  );
+  return { logger, lines };
+}
+
+/** Video with no audio for `seconds` (a no_audio warning after 5 s). */
+function silentVideo(seconds: number): StreamMeter {
+  const meter = new StreamMeter();
+  for (let i = 0; i <= seconds * 30; i++) {
+    const payload = Buffer.alloc(100);
+    payload[0] = i % 60 === 0 ? 0x17 : 0x27;
+    payload[1] = 1;
+    meter.receive(9, Math.round((i * 1000) / 30), payload);
+  }
+  return meter;
+}
+
+test('each warning is logged once per onset, with the stream id', async () => {
+  const clock = new TestClock();
+  const board = new IngestHealthBoard({ clock, reconnectWindowSeconds: 30 });
+  const { logger, lines } = capture();
+  board.publishing('str_a', silentVideo(8));
+  for (let tick = 0; tick < 5; tick++) board.logOnsets(logger);
+  // A drop and a reconnect with no tick in between, twice: each drop is its own onset.
+  board.reconnecting('str_a', clock.now() + 30_000);
+  board.logOnsets(logger);
+  board.logOnsets(logger);
+  board.publishing('str_a', silentVideo(8));
+  board.reconnecting('str_a', clock.now() + 30_000);
+  board.logOnsets(logger);
+  await new Promise((resolve) => setImmediate(resolve));
+  const warnings = lines.filter((line) => line.msg === 'ingest health warning');
+  assert.deepEqual(
+    warnings.map((line) => [line.streamId, line.code]),
+    [
+      ['str_a', 'no_audio'],
+      ['str_a', 'publisher_disconnected'],
+      ['str_a', 'publisher_disconnected'],
+    ],
+  );
+  assert.equal(board.report('str_a')?.state, 'reconnecting');
+  board.remove('str_a');
+  assert.equal(board.report('str_a'), null);
+});
