@@ -78,7 +78,13 @@ export async function benchIngest(options: { quick?: boolean; log?: (line: strin
   const database = openDatabase(path.join(work, 'bench.db'));
   await migrateToLatest(database.db);
   const rtmpPort = 19_350;
-  const ingestConfig = { rtmpPort, reconnectWindowSeconds: 2, ffmpegPath: 'ffmpeg', maxConnections: 64 };
+  const ingestConfig = {
+    rtmpPort,
+    reconnectWindowSeconds: 2,
+    ffmpegPath: 'ffmpeg',
+    maxConnections: 64,
+    channelKeyWindowHours: 12,
+  };
   const services = createServices(
     { publicUrl: 'http://127.0.0.1:18081', ingest: ingestConfig },
     database,

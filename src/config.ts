@@ -70,6 +70,8 @@ export interface IngestConfig {
   ffmpegPath: string;
   /** RTMP connections open at once (publishers and would-be publishers); more are refused. */
   maxConnections: number;
+  /** A channel-key publish picks a scheduled stream whose scheduled_at is at most this far from now. */
+  channelKeyWindowHours: number;
 }
 
 export class ConfigError extends Error {
@@ -233,6 +235,7 @@ export function loadConfig(env: Env = process.env): Config {
     reconnectWindowSeconds: read.integer('RECONNECT_WINDOW_SECONDS', 60, 1, 3600),
     ffmpegPath: read.string('FFMPEG_PATH', 'ffmpeg'),
     maxConnections: read.integer('RTMP_MAX_CONNECTIONS', 64, 1, 100_000),
+    channelKeyWindowHours: read.integer('CHANNEL_KEY_WINDOW_HOURS', 12, 0, 720),
   };
 
   if (read.problems.length > 0) throw new ConfigError(read.problems);

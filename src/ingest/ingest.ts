@@ -2,6 +2,8 @@
 // packagers it spawns, reconnect windows, recordings, thumbnails and viewer counts. Without a
 // working ffmpeg it stays off and says why; the API runs either way.
 import type { Logger } from 'pino';
+import type { ChannelKeyService } from '../channels/channel-key.service.ts';
+import type { Db } from '../db/database.ts';
 import type { Config } from '../config.ts';
 import { detectFfmpeg } from '../media/ffmpeg.ts';
 import { MediaPaths } from '../media/media-paths.ts';
@@ -19,7 +21,13 @@ const TICK_MS = 2000;
 
 export interface IngestOptions {
   config: Pick<Config, 'ingest' | 'dataDir' | 'host'>;
-  services: { streams: StreamService; videos: VideoService; clock: Clock };
+  services: {
+    streams: StreamService;
+    videos: VideoService;
+    channels: ChannelKeyService;
+    database: { db: Db };
+    clock: Clock;
+  };
   logger: Logger;
   viewers: ViewerTracker;
   /** Interface the RTMP listener binds; the HTTP listener's (config `host`) unless given. */
@@ -51,6 +59,9 @@ export async function startIngest(options: IngestOptions): Promise<IngestHandle>
   const coordinator = new IngestCoordinator({
     streams: services.streams,
     videos: services.videos,
+    channels: services.channels,
+    db: services.database.db,
+    channelKeyWindowMs: config.ingest.channelKeyWindowHours * 3_600_000,
     clock: services.clock,
     paths: new MediaPaths(config.dataDir),
     viewers: options.viewers,

@@ -94,6 +94,7 @@ export class StreamLifecycle {
     clearTimeout(state.reconnectTimer);
     state.reconnectTimer = undefined;
     state.publisher = connection;
+    if (state.reconnecting) this.markReconnecting(state, false);
     const index = state.publishes.length;
     state.publishes.push([]);
     const folder = new StreamFolder(this.deps.paths, state.streamId);
@@ -179,10 +180,20 @@ export class StreamLifecycle {
       { streamId: state.streamId, seconds: this.deps.reconnectWindowMs / 1000 },
       'publisher gone; waiting for a reconnect',
     );
+    this.markReconnecting(state, true);
     state.reconnectTimer = setTimeout(() => {
       state.reconnectTimer = undefined;
       if (!state.publisher) this.finish(state, { endStream: true });
     }, this.deps.reconnectWindowMs);
+  }
+
+  /** Tells the watch page (through the stream's folder), in order with the stream's other steps. */
+  private markReconnecting(state: StreamState, reconnecting: boolean): void {
+    state.reconnecting = reconnecting;
+    void state.enqueue(
+      () => new StreamFolder(this.deps.paths, state.streamId).setReconnecting(reconnecting),
+      this.deps.logger,
+    );
   }
 
   /** The stream was ended elsewhere (an operator): stop taking media and wrap up. */
@@ -195,6 +206,7 @@ export class StreamLifecycle {
   private finish(state: StreamState, options: { endStream: boolean }): void {
     if (state.finishing) return;
     state.finishing = true;
+    if (state.reconnecting) this.markReconnecting(state, false);
     const done = state
       .enqueue(async () => {
         await Promise.all([...state.packagers].map((packager) => packager.finished));

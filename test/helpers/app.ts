@@ -42,6 +42,8 @@ export interface MediaOptions {
   ffmpegPath?: string;
   /** RTMP_MAX_CONNECTIONS (64 unless given). */
   maxRtmpConnections?: number;
+  /** CHANNEL_KEY_WINDOW_HOURS (12 unless given). */
+  channelKeyWindowHours?: number;
   /** How long an RTMP connection may take to ask to publish. */
   publishDeadlineMs?: number;
 }
@@ -286,6 +288,7 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
     reconnectWindowSeconds: media?.reconnectWindowSeconds ?? 3,
     ffmpegPath: media?.ffmpegPath ?? 'ffmpeg',
     maxConnections: media?.maxRtmpConnections ?? 64,
+    channelKeyWindowHours: media?.channelKeyWindowHours ?? 12,
   };
   const services = createServices(
     {
