@@ -85,7 +85,8 @@ function render() {
 function startPlayer(url) {
   if (started) return;
   started = true;
-  notice('');
+  // The scheduled stream's notice goes; the reconnecting one stays until the publisher is back.
+  if (!showingReconnect) notice('');
   const source = new URL(url, location.href);
   if (info.kind === 'stream') source.searchParams.set('viewer', viewerId);
   if (window.Hls.isSupported()) {

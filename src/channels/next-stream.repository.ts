@@ -24,22 +24,24 @@ export async function liveStreamsOf(db: Db, creatorId: string): Promise<Candidat
     .execute();
 }
 
-/** Scheduled streams whose scheduled_at lies in [from, to]. */
+/**
+ * Scheduled streams whose scheduled_at lies in [from, to], nearest to `from` first when
+ * `order` is 'asc' (the future side of now), nearest to `to` first when 'desc' (the past side).
+ */
 export async function scheduledStreamsOf(
   db: Db,
   creatorId: string,
-  from: number,
-  to: number,
+  range: { from: number; to: number; order: 'asc' | 'desc' },
 ): Promise<Candidate[]> {
   return db
     .selectFrom('streams')
     .select(['id', 'scheduled_at'])
     .where('creator_id', '=', creatorId)
     .where('status', '=', 'scheduled')
-    .where('scheduled_at', '>=', from)
-    .where('scheduled_at', '<=', to)
-    .orderBy('scheduled_at', 'asc')
-    .orderBy('id', 'asc')
+    .where('scheduled_at', '>=', range.from)
+    .where('scheduled_at', '<=', range.to)
+    .orderBy('scheduled_at', range.order)
+    .orderBy('id', range.order)
     .limit(CANDIDATES)
     .execute();
 }

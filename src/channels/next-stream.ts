@@ -40,10 +40,11 @@ export class NextStream {
     const live = usable(await liveStreamsOf(db, creatorId))[0];
     if (live) return streams.get(live.id);
     const now = clock.now();
-    const scheduled = nearest(
-      usable(await scheduledStreamsOf(db, creatorId, now - windowMs, now + windowMs)),
-      now,
-    );
+    const [past, future] = await Promise.all([
+      scheduledStreamsOf(db, creatorId, { from: now - windowMs, to: now, order: 'desc' }),
+      scheduledStreamsOf(db, creatorId, { from: now + 1, to: now + windowMs, order: 'asc' }),
+    ]);
+    const scheduled = nearest(usable(past)[0], usable(future)[0], now);
     if (scheduled) return streams.get(scheduled.id);
     const standby = usable(await standbyStreamsOf(db, creatorId))[0];
     if (standby) return streams.get(standby.id);
@@ -52,16 +53,14 @@ export class NextStream {
   }
 }
 
-/** Candidates come in scheduled_at order, so the first of equally near ones is the earlier. */
-function nearest(candidates: Candidate[], now: number): Candidate | undefined {
-  let best: Candidate | undefined;
-  for (const candidate of candidates) {
-    if (candidate.scheduled_at === null) continue;
-    if (!best || Math.abs(candidate.scheduled_at - now) < Math.abs((best.scheduled_at ?? 0) - now)) {
-      best = candidate;
-    }
-  }
-  return best;
+/** The nearer of the latest past one and the earliest future one; on a tie the past one. */
+function nearest(
+  past: Candidate | undefined,
+  future: Candidate | undefined,
+  now: number,
+): Candidate | undefined {
+  if (!past || !future) return past ?? future;
+  return (future.scheduled_at ?? now) - now < now - (past.scheduled_at ?? now) ? future : past;
 }
 
 /** "Live stream, 2026-11-23 18:40 UTC": the creator renames it later if they like. */
