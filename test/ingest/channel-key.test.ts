@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test, type TestContext } from 'node:test';
 import type { Account } from '../helpers/app.ts';
 import { DIALECTS } from '../helpers/databases.ts';
+import { RtmpTestClient } from '../helpers/rtmp-client.ts';
 import { startMediaServer, type MediaTestServer } from '../helpers/media-server.ts';
 import { pushTestPattern, waitFor, type Push } from '../helpers/media-tools.ts';
 
@@ -148,6 +149,35 @@ for (const dialect of DIALECTS) {
         return res.body.status === 'live';
       });
       own.stop();
+    });
+
+    test('encoders asking at the same moment with one key make one stream, not several', async (t) => {
+      const server = await startMediaServer(t, { dialect, reconnectWindowSeconds: 2 });
+      const frank = await server.createAccount('Frank');
+      const { key } = await channelKey(server, frank);
+      // Our own RTMP client, so that every publish request leaves in the same turn.
+      const clients = await Promise.all(
+        Array.from({ length: 4 }, () => RtmpTestClient.open(server.rtmpPort)),
+      );
+      t.after(() => {
+        for (const client of clients) client.close();
+      });
+      for (const client of clients) client.startPublish('live', key);
+      const statuses = await Promise.all(clients.map((client) => client.nextStatus()));
+      const codes = statuses.map((status) => status?.code).sort();
+      assert.deepEqual(codes, [
+        'NetStream.Publish.BadName',
+        'NetStream.Publish.BadName',
+        'NetStream.Publish.BadName',
+        'NetStream.Publish.Start',
+      ]);
+      for (const status of statuses) {
+        if (status?.code === 'NetStream.Publish.BadName') {
+          assert.match(status.description, /Another encoder is already publishing this stream\./);
+        }
+      }
+      const streams = await streamsOf(server, frank);
+      assert.equal(streams.length, 1, 'one stream was created for them all');
     });
 
     test('a reset key is refused at once; the new one publishes', async (t) => {
