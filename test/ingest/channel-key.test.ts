@@ -155,7 +155,8 @@ for (const dialect of DIALECTS) {
       const server = await startMediaServer(t, { dialect, reconnectWindowSeconds: 2 });
       const frank = await server.createAccount('Frank');
       const { key } = await channelKey(server, frank);
-      // Our own RTMP client, so that every publish request leaves in the same turn.
+      // Our own RTMP client, so that every publish request leaves in the same turn. Without
+      // admission's per-creator turn, PostgreSQL's pool lets two of them create a stream each.
       const clients = await Promise.all(
         Array.from({ length: 4 }, () => RtmpTestClient.open(server.rtmpPort)),
       );
