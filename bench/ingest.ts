@@ -84,6 +84,7 @@ export async function benchIngest(options: { quick?: boolean; log?: (line: strin
     ffmpegPath: 'ffmpeg',
     maxConnections: 64,
     bitrateLimitKbps: 12_000,
+    channelKeyWindowHours: 12,
   };
   const services = createServices(
     { publicUrl: 'http://127.0.0.1:18081', ingest: ingestConfig },

@@ -4,7 +4,7 @@
 // @ts-check
 /* global document, window, crypto, location, fetch, setInterval */
 
-/** @typedef {{ kind: 'stream' | 'video', id: string, title: string, status: string, viewer_count: number | null, peak_viewer_count: number | null, duration_seconds: number | null, playback_url: string | null, thumbnail_url: string | null, info_url: string }} WatchInfo */
+/** @typedef {{ kind: 'stream' | 'video', id: string, title: string, status: string, reconnecting: boolean, viewer_count: number | null, peak_viewer_count: number | null, duration_seconds: number | null, playback_url: string | null, thumbnail_url: string | null, info_url: string }} WatchInfo */
 
 const POLL_MS = 5000;
 
@@ -13,11 +13,17 @@ const statusEl = /** @type {HTMLElement} */ (document.getElementById('status'));
 const viewersEl = /** @type {HTMLElement} */ (document.getElementById('viewers'));
 const noticeEl = /** @type {HTMLElement} */ (document.getElementById('notice'));
 const dataEl = /** @type {HTMLElement} */ (document.getElementById('watch-data'));
+const playerEl = /** @type {HTMLElement} */ (video.parentElement);
 
 /** @type {unknown} */
 const initial = JSON.parse(dataEl.textContent);
 let info = /** @type {WatchInfo} */ (initial);
 let started = false;
+/** Whether the notice shows the reconnecting message (so only that one is cleared when it ends). */
+let showingReconnect = false;
+
+const RECONNECTING_NOTICE =
+  'The broadcaster lost their connection. The stream continues here as soon as they are back.';
 
 /** Identifies this player among a stream's viewers (counted by the server for a few seconds). */
 const viewerId = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) =>
@@ -29,6 +35,7 @@ const STATUS_LABELS = /** @type {Record<string, string>} */ ({
   live: 'Live',
   ended: 'Ended',
   published: 'Video',
+  reconnecting: 'Reconnecting',
 });
 
 /** @param {string} text */
@@ -45,8 +52,19 @@ function clock(seconds) {
 }
 
 function render() {
-  statusEl.textContent = STATUS_LABELS[info.status] ?? info.status;
-  statusEl.className = `status status-${info.status}`;
+  // A live stream waiting for its publisher is not shown as live: its last frame is frozen.
+  const reconnecting = info.kind === 'stream' && info.status === 'live' && info.reconnecting;
+  const status = reconnecting ? 'reconnecting' : info.status;
+  statusEl.textContent = STATUS_LABELS[status] ?? status;
+  statusEl.className = `status status-${status}`;
+  playerEl.classList.toggle('reconnecting', reconnecting);
+  if (reconnecting && !showingReconnect) {
+    showingReconnect = true;
+    notice(RECONNECTING_NOTICE);
+  } else if (!reconnecting && showingReconnect) {
+    showingReconnect = false;
+    notice('');
+  }
   if (info.status === 'live') {
     const n = info.viewer_count ?? 0;
     viewersEl.textContent = `${n} watching`;
@@ -67,7 +85,8 @@ function render() {
 function startPlayer(url) {
   if (started) return;
   started = true;
-  notice('');
+  // The scheduled stream's notice goes; the reconnecting one stays until the publisher is back.
+  if (!showingReconnect) notice('');
   const source = new URL(url, location.href);
   if (info.kind === 'stream') source.searchParams.set('viewer', viewerId);
   if (window.Hls.isSupported()) {

@@ -30,6 +30,7 @@ import { validatorCompiler } from './http/validation.ts';
 import { AppError } from './shared/errors.ts';
 import { newId } from './shared/ids.ts';
 import { streamRoutes } from './streams/stream.routes.ts';
+import { ingestSettingsRoutes } from './channels/ingest-settings.routes.ts';
 import { videoRoutes } from './videos/video.routes.ts';
 import { secretRotationRoutes } from './webhooks/secret-rotation.routes.ts';
 import { webhookRoutes } from './webhooks/webhook.routes.ts';
@@ -200,6 +201,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         urls: services.urls,
         health: services.ingestHealth,
       });
+      await v1.register(ingestSettingsRoutes, { channels: services.channels, urls: services.urls });
       await v1.register(videoRoutes, {
         videos: services.videos,
         cursors: services.cursors,

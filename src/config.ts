@@ -80,6 +80,8 @@ export interface IngestConfig {
   maxConnections: number;
   /** The bitrate creators are told to stay under (kb/s); far above it is a health warning. */
   bitrateLimitKbps: number;
+  /** A channel-key publish picks a scheduled stream whose scheduled_at is at most this far from now. */
+  channelKeyWindowHours: number;
 }
 
 export class ConfigError extends Error {
@@ -244,6 +246,7 @@ export function loadConfig(env: Env = process.env): Config {
     ffmpegPath: read.string('FFMPEG_PATH', 'ffmpeg'),
     maxConnections: read.integer('RTMP_MAX_CONNECTIONS', 64, 1, 100_000),
     bitrateLimitKbps: read.integer('INGEST_BITRATE_LIMIT_KBPS', 12_000, 100, 1_000_000),
+    channelKeyWindowHours: read.integer('CHANNEL_KEY_WINDOW_HOURS', 12, 0, 720),
   };
 
   const media: MediaConfig = {

@@ -1,6 +1,7 @@
 // The composition root's wiring: one instance of each service over one database. The server,
 // the worker and the CLI all build their parts here, so they share the same rules.
 import { AccountService } from './accounts/account.service.ts';
+import { ChannelKeyService } from './channels/channel-key.service.ts';
 import {
   DEFAULT_WEBHOOK_HISTORY_DAYS,
   type Config,
@@ -29,6 +30,8 @@ export interface Services {
   cursors: CursorCodec;
   accounts: AccountService;
   streams: StreamService;
+  /** Creators' channel stream keys. */
+  channels: ChannelKeyService;
   videos: VideoService;
   subscriptions: SubscriptionService;
   webhooks: WebhookService;
@@ -54,13 +57,15 @@ export function createServices(
   const { db } = database;
   const urls = new PublicUrls(config.publicUrl, config.ingest.rtmpPort);
   const webhookSecrets = new SecretBox(deriveKey(secretKey, 'webhook-secrets'));
+  const streamKeys = new StreamKeyVault(secretKey);
   return {
     database,
     clock,
     urls,
     cursors: new CursorCodec(deriveKey(secretKey, 'cursors')),
     accounts: new AccountService(db, clock),
-    streams: new StreamService(db, clock, urls, new StreamKeyVault(secretKey)),
+    streams: new StreamService(db, clock, urls, streamKeys),
+    channels: new ChannelKeyService(db, clock, streamKeys),
     videos: new VideoService(db, clock, urls),
     subscriptions: new SubscriptionService(db, clock),
     webhooks: new WebhookService(db, clock, webhookSecrets, {

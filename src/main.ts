@@ -3,6 +3,7 @@
 import { parse, UsageError } from './cli/args.ts';
 import * as ops from './cli/operator-commands.ts';
 import { videosImport } from './cli/media-commands.ts';
+import { ingestResetKey, ingestShow } from './cli/ingest-commands.ts';
 import * as webhookOps from './cli/webhook-commands.ts';
 import type { Command } from './cli/operator-commands.ts';
 import { ConfigError, loadConfig } from './config.ts';
@@ -19,6 +20,8 @@ const COMMANDS: Record<string, Command> = {
   'streams viewers': ops.streamsViewers,
   'videos publish': ops.videosPublish,
   'videos import': videosImport,
+  'ingest show': ingestShow,
+  'ingest reset-key': ingestResetKey,
   'subscriptions create': ops.subscriptionsCreate,
   'subscriptions cancel': ops.subscriptionsCancel,
   migrate: ops.migrate,

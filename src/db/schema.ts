@@ -1,6 +1,7 @@
 // Every table the service reads or writes, in one place for Kysely. Each table's shape
 // lives in its feature folder.
 import type { ApiKeyTable, UserTable } from '../accounts/account.table.ts';
+import type { ChannelKeyTable } from '../channels/channel-key.table.ts';
 import type { EventTable } from '../events/event.table.ts';
 import type { IdempotencyKeyTable } from '../idempotency/idempotency.table.ts';
 import type { StreamTable } from '../streams/stream.table.ts';
@@ -21,4 +22,5 @@ export interface Tables {
   webhook_delivery_attempts: DeliveryAttemptTable;
   idempotency_keys: IdempotencyKeyTable;
   webhook_recoveries: WebhookRecoveryTable;
+  channel_keys: ChannelKeyTable;
 }

@@ -2,8 +2,12 @@
 // stream's key, another application name or a second publisher is refused at once with an
 // onStatus error the encoder shows (NetStream.Publish.BadName when the key or application is
 // wrong, NetStream.Publish.Rejected when the publish is not allowed now), and changes nothing. An address that keeps trying unknown keys is
-// locked out for a while (penalty-box.ts) and refused without a database lookup.
+// locked out for a while (penalty-box.ts) and refused without a database lookup. A key is
+// looked up among stream keys and creators' channel keys alike; a channel key publishes the
+// creator's next stream (src/channels/next-stream.ts), then the same checks apply to it.
 import type { Logger } from 'pino';
+import type { ChannelKeyService } from '../channels/channel-key.service.ts';
+import type { NextStream } from '../channels/next-stream.ts';
 import type { StreamService } from '../streams/stream.service.ts';
 import type { StreamRow } from '../streams/stream.table.ts';
 import type { PenaltyBox } from './penalty-box.ts';
@@ -15,6 +19,9 @@ export const INGEST_APP = 'live';
 
 export interface AdmissionDeps {
   streams: StreamService;
+  /** Finds what a presented key publishes to. */
+  channels: Pick<ChannelKeyService, 'findPublishTarget'>;
+  nextStream: Pick<NextStream, 'pick'>;
   logger: Logger;
   penalties: PenaltyBox;
   /** Knows which streams are publishing, finishing, or shutting down. */
@@ -23,6 +30,8 @@ export interface AdmissionDeps {
 
 export class Admission {
   private readonly deps: AdmissionDeps;
+  /** Per creator, the channel-key admission under way: one at a time, so two cannot create two streams. */
+  private readonly channelTurns = new Map<string, Promise<void>>();
 
   constructor(deps: AdmissionDeps) {
     this.deps = deps;
@@ -48,16 +57,51 @@ export class Admission {
     const { penalties, lifecycle } = this.deps;
     // An address locked out for guessing keys is refused without a database lookup.
     const lockedForMs = penalties.lockedFor(connection.remoteAddress);
-    const stream =
+    const target =
       lifecycle.closing || connection.app !== INGEST_APP || lockedForMs > 0
         ? undefined
-        : await this.deps.streams.findByStreamKey(connection.streamKey);
+        : await this.deps.channels.findPublishTarget(connection.streamKey);
+    if (target?.kind === 'channel') {
+      await this.inTurn(target.creatorId, async () => {
+        const stream =
+          connection.closed || connection.refusal
+            ? undefined
+            : await this.deps.nextStream.pick(
+                target.creatorId,
+                (id) => lifecycle.state(id)?.finishing === true,
+              );
+        this.decide(connection, stream, lockedForMs, admitted);
+      });
+      return;
+    }
+    this.decide(connection, target?.stream, lockedForMs, admitted);
+  }
+
+  /** Runs `step` after the creator's previous channel-key admission has finished. */
+  private async inTurn(creatorId: string, step: () => Promise<void>): Promise<void> {
+    const previous = this.channelTurns.get(creatorId) ?? Promise.resolve();
+    const turn = previous.then(step);
+    const settled = turn.catch(() => undefined);
+    this.channelTurns.set(creatorId, settled);
+    void settled.then(() => {
+      if (this.channelTurns.get(creatorId) === settled) this.channelTurns.delete(creatorId);
+    });
+    await turn;
+  }
+
+  /** The last step of admission, which awaits nothing: refuse, or admit. */
+  private decide(
+    connection: PublishConnection,
+    stream: StreamRow | undefined,
+    lockedForMs: number,
+    admitted: (stream: StreamRow) => void,
+  ): void {
+    const { penalties } = this.deps;
     if (connection.closed || connection.refusal) {
       // Gone, or refused while admission was asking the database (media it cannot take).
       if (connection.refusal) this.logRefusal(connection, stream, connection.refusal);
       return;
     }
-    // From here on nothing awaits.
     const refusal = this.refusal(connection, stream, lockedForMs);
     if (refusal) {
       if (refusal.reason === 'unknown_key') penalties.recordFailure(connection.remoteAddress);

@@ -7,6 +7,9 @@
 // - upkeep.ts: the periodic tick (operator-ended streams, viewer counts, live-thumbnails.ts);
 // - restart-recovery.ts: streams a restart interrupted (recording-recovery.ts: ends under way).
 import type { Logger } from 'pino';
+import type { ChannelKeyService } from '../channels/channel-key.service.ts';
+import { NextStream } from '../channels/next-stream.ts';
+import type { Db } from '../db/database.ts';
 import type { MediaPaths } from '../media/media-paths.ts';
 import type { ViewerTracker } from '../media/viewer-tracker.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -24,6 +27,12 @@ import { IngestUpkeep } from './upkeep.ts';
 export interface IngestDeps {
   streams: StreamService;
   videos: VideoService;
+  /** Channel keys (src/channels/): what a presented key publishes to. */
+  channels: ChannelKeyService;
+  /** Where a channel-key publish looks for the creator's next stream. */
+  db: Db;
+  /** How far a scheduled stream's scheduled_at may be from now for a channel-key publish to pick it. */
+  channelKeyWindowMs: number;
   paths: MediaPaths;
   viewers: ViewerTracker;
   /** Each stream's encoder health, read by the API. */
@@ -67,6 +76,8 @@ export class IngestCoordinator {
     });
     this.admission = new Admission({
       streams,
+      channels: deps.channels,
+      nextStream: new NextStream({ db: deps.db, streams, clock, windowMs: deps.channelKeyWindowMs }),
       logger,
       penalties: deps.penalties ?? new PenaltyBox({ clock }),
       lifecycle: this.lifecycle,

@@ -2,6 +2,8 @@
 // packagers it spawns, reconnect windows, recordings, thumbnails and viewer counts. Without a
 // working ffmpeg it stays off and says why; the API runs either way.
 import type { Logger } from 'pino';
+import type { ChannelKeyService } from '../channels/channel-key.service.ts';
+import type { Db } from '../db/database.ts';
 import type { Config } from '../config.ts';
 import { detectFfmpeg } from '../media/ffmpeg.ts';
 import { MediaPaths } from '../media/media-paths.ts';
@@ -20,7 +22,14 @@ const TICK_MS = 2000;
 
 export interface IngestOptions {
   config: Pick<Config, 'ingest' | 'dataDir' | 'host'>;
-  services: { streams: StreamService; videos: VideoService; clock: Clock; ingestHealth: IngestHealthBoard };
+  services: {
+    streams: StreamService;
+    videos: VideoService;
+    channels: ChannelKeyService;
+    database: { db: Db };
+    clock: Clock;
+    ingestHealth: IngestHealthBoard;
+  };
   logger: Logger;
   viewers: ViewerTracker;
   /** Interface the RTMP listener binds; the HTTP listener's (config `host`) unless given. */
@@ -52,6 +61,9 @@ export async function startIngest(options: IngestOptions): Promise<IngestHandle>
   const coordinator = new IngestCoordinator({
     streams: services.streams,
     videos: services.videos,
+    channels: services.channels,
+    db: services.database.db,
+    channelKeyWindowMs: config.ingest.channelKeyWindowHours * 3_600_000,
     clock: services.clock,
     paths: new MediaPaths(config.dataDir),
     viewers: options.viewers,

@@ -6,7 +6,13 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { HlsSegment, ParsedPlaylist } from '../media/hls-playlist.ts';
 import { readPlaylist, renderPlaylist, writeFileAtomic } from '../media/hls-playlist.ts';
-import { PLAYLIST_FILE, publishFolder, THUMBNAIL_FILE, type MediaPaths } from '../media/media-paths.ts';
+import {
+  PLAYLIST_FILE,
+  publishFolder,
+  RECONNECTING_MARKER,
+  THUMBNAIL_FILE,
+  type MediaPaths,
+} from '../media/media-paths.ts';
 import { PUBLISH_PLAYLIST } from './hls-packager.ts';
 
 const RECORDED_MARKER = '.recorded';
@@ -79,6 +85,25 @@ export class StreamFolder {
       return true;
     } catch {
       return false;
+    }
+  }
+
+  /**
+   * The publisher is gone and ingest waits for it (or not any more): the watch page's info
+   * reads this (it may be served by another process), so viewers see a notice instead of a
+   * frozen frame. A dot file, which the media routes never serve.
+   */
+  async setReconnecting(reconnecting: boolean): Promise<void> {
+    const marker = path.join(this.dir, RECONNECTING_MARKER);
+    if (!reconnecting) {
+      await fs.rm(marker, { force: true });
+      return;
+    }
+    try {
+      await fs.writeFile(marker, '');
+    } catch (error) {
+      // A stream that never published has no folder: nobody is watching it either.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
   }
 

@@ -97,6 +97,7 @@ export class StreamLifecycle {
     clearTimeout(state.reconnectTimer);
     state.reconnectTimer = undefined;
     state.publisher = connection;
+    if (state.reconnecting) this.markReconnecting(state, false);
     const index = state.publishes.length;
     state.publishes.push([]);
     const folder = new StreamFolder(this.deps.paths, state.streamId);
@@ -184,10 +185,20 @@ export class StreamLifecycle {
       'publisher gone; waiting for a reconnect',
     );
     this.deps.health?.reconnecting(state.streamId, this.deps.clock.now() + this.deps.reconnectWindowMs);
+    this.markReconnecting(state, true);
     state.reconnectTimer = setTimeout(() => {
       state.reconnectTimer = undefined;
       if (!state.publisher) this.finish(state, { endStream: true });
     }, this.deps.reconnectWindowMs);
+  }
+
+  /** Tells the watch page (through the stream's folder), in order with the stream's other steps. */
+  private markReconnecting(state: StreamState, reconnecting: boolean): void {
+    state.reconnecting = reconnecting;
+    void state.enqueue(
+      () => new StreamFolder(this.deps.paths, state.streamId).setReconnecting(reconnecting),
+      this.deps.logger,
+    );
   }
 
   /** The stream was ended elsewhere (an operator): stop taking media and wrap up. */
@@ -201,6 +212,7 @@ export class StreamLifecycle {
     if (state.finishing) return;
     state.finishing = true;
     this.deps.health?.remove(state.streamId);
+    if (state.reconnecting) this.markReconnecting(state, false);
     const done = state
       .enqueue(async () => {
         await Promise.all([...state.packagers].map((packager) => packager.finished));

@@ -17,6 +17,8 @@ export class StreamState {
   readonly packagers = new Set<HlsPackager>();
   reconnectTimer: NodeJS.Timeout | undefined;
   finishing = false;
+  /** Inside a reconnect window (the watch page says so). */
+  reconnecting = false;
   /** When the live thumbnail was last taken or tried (the injected clock's time). */
   thumbnailTakenAt = 0;
   private queue: Promise<void> = Promise.resolve();

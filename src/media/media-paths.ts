@@ -11,6 +11,8 @@ const VIDEO_ID = /^vid_[0-9A-Za-z]{1,64}$/;
 
 export const PLAYLIST_FILE = 'index.m3u8';
 export const THUMBNAIL_FILE = 'thumbnail.jpg';
+/** In a live stream's folder while its publisher is gone and ingest waits for a reconnect. */
+export const RECONNECTING_MARKER = '.reconnecting';
 
 export class MediaPaths {
   readonly root: string;

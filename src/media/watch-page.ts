@@ -39,7 +39,7 @@ ${info.thumbnail_url === null ? '' : `<meta property="og:image" content="${escap
 <p id="notice" class="notice" hidden></p></div>
 <h1 id="title">${escapeHtml(info.title)}</h1>
 <p class="meta"><span id="creator">${escapeHtml(info.creator.name)}</span>
-<span id="status" class="status status-${info.status}">${statusLabel(info.status)}</span>
+<span id="status" class="status status-${pageStatus(info)}">${statusLabel(pageStatus(info))}</span>
 <span id="viewers"></span></p>
 ${info.description === null ? '' : `<p id="description" class="description">${escapeHtml(info.description)}</p>\n`}</main>
 <script id="watch-data" type="application/json">${data}</script>
@@ -58,8 +58,19 @@ export function renderNotFoundPage(): string {
 `;
 }
 
-function statusLabel(status: WatchInfo['status']): string {
-  return { scheduled: 'Starting soon', live: 'Live', ended: 'Ended', published: 'Video' }[status];
+/** A live stream waiting for its publisher to reconnect is not labelled live. */
+function pageStatus(info: WatchInfo): WatchInfo['status'] | 'reconnecting' {
+  return info.status === 'live' && info.reconnecting ? 'reconnecting' : info.status;
+}
+
+function statusLabel(status: WatchInfo['status'] | 'reconnecting'): string {
+  return {
+    scheduled: 'Starting soon',
+    live: 'Live',
+    ended: 'Ended',
+    published: 'Video',
+    reconnecting: 'Reconnecting',
+  }[status];
 }
 
 export function escapeHtml(text: string): string {

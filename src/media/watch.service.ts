@@ -2,13 +2,14 @@
 // it. Anyone with the link may watch (private means unlisted); a video still being processed
 // has no page yet.
 import fs from 'node:fs/promises';
+import path from 'node:path';
 import { findUser } from '../accounts/account.repository.ts';
 import type { Db } from '../db/database.ts';
 import { toIso } from '../shared/clock.ts';
 import type { PublicUrls } from '../shared/public-urls.ts';
 import { findStream } from '../streams/stream.repository.ts';
 import { findVideo } from '../videos/video.repository.ts';
-import { PLAYLIST_FILE, type MediaPaths } from './media-paths.ts';
+import { PLAYLIST_FILE, RECONNECTING_MARKER, type MediaPaths } from './media-paths.ts';
 
 export interface WatchInfo {
   kind: 'stream' | 'video';
@@ -18,6 +19,11 @@ export interface WatchInfo {
   creator: { id: string; name: string };
   /** A stream's status, or `published` for a video. */
   status: 'scheduled' | 'live' | 'ended' | 'published';
+  /**
+   * A live stream whose publisher dropped and may come back (the reconnect window): the page
+   * says so instead of showing a frozen frame as live. Always false for a video.
+   */
+  reconnecting: boolean;
   viewer_count: number | null;
   peak_viewer_count: number | null;
   duration_seconds: number | null;
@@ -47,7 +53,10 @@ export class WatchService {
   private async stream(id: string): Promise<WatchInfo | undefined> {
     const stream = await findStream(this.db, id);
     if (!stream) return undefined;
-    const hasMedia = await exists(this.paths.streamFile(id, PLAYLIST_FILE));
+    const [hasMedia, reconnecting] = await Promise.all([
+      exists(this.paths.streamFile(id, PLAYLIST_FILE)),
+      stream.status === 'live' && exists(path.join(this.paths.streamDir(id), RECONNECTING_MARKER)),
+    ]);
     return {
       kind: 'stream',
       id,
@@ -55,6 +64,7 @@ export class WatchService {
       description: stream.description,
       creator: await this.creator(stream.creator_id),
       status: stream.status,
+      reconnecting,
       viewer_count: stream.status === 'live' ? (stream.viewer_count ?? 0) : null,
       peak_viewer_count: stream.peak_viewer_count,
       duration_seconds: null,
@@ -75,6 +85,7 @@ export class WatchService {
       description: video.description,
       creator: await this.creator(video.creator_id),
       status: 'published',
+      reconnecting: false,
       viewer_count: null,
       peak_viewer_count: null,
       duration_seconds: video.duration_seconds,

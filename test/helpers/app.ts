@@ -44,6 +44,8 @@ export interface MediaOptions {
   ffmpegPath?: string;
   /** RTMP_MAX_CONNECTIONS (64 unless given). */
   maxRtmpConnections?: number;
+  /** CHANNEL_KEY_WINDOW_HOURS (12 unless given). */
+  channelKeyWindowHours?: number;
   /** How long an RTMP connection may take to ask to publish. */
   publishDeadlineMs?: number;
   /** INGEST_BITRATE_LIMIT_KBPS (12000 unless given). */
@@ -291,6 +293,7 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
     ffmpegPath: media?.ffmpegPath ?? 'ffmpeg',
     maxConnections: media?.maxRtmpConnections ?? 64,
     bitrateLimitKbps: media?.bitrateLimitKbps ?? 12_000,
+    channelKeyWindowHours: media?.channelKeyWindowHours ?? 12,
   };
   const services = createServices(
     {

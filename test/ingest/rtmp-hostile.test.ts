@@ -394,11 +394,12 @@ test('repeated wrong stream keys from one address lock it out for growing times'
   const stream = await server.createStream(account);
   const streamKey = stream.ingest.stream_key as string;
   let lookups = 0;
-  const streams = server.services.streams;
-  const findByStreamKey = streams.findByStreamKey.bind(streams);
-  streams.findByStreamKey = (key: string) => {
+  // Admission's one lookup of a presented key (among stream keys and channel keys).
+  const channels = server.services.channels;
+  const findPublishTarget = channels.findPublishTarget.bind(channels);
+  channels.findPublishTarget = (key: string) => {
     lookups += 1;
-    return findByStreamKey(key);
+    return findPublishTarget(key);
   };
 
   const attempt = async (key: string) => {
@@ -458,12 +459,12 @@ test('NetStream.Publish.Start is sent only once admission has accepted the key',
     release = resolve;
   });
   let lookups = 0;
-  const streams = server.services.streams;
-  const findByStreamKey = streams.findByStreamKey.bind(streams);
-  streams.findByStreamKey = async (key: string) => {
+  const channels = server.services.channels;
+  const findPublishTarget = channels.findPublishTarget.bind(channels);
+  channels.findPublishTarget = async (key: string) => {
     lookups += 1;
     await gate;
-    return findByStreamKey(key);
+    return findPublishTarget(key);
   };
 
   const client = await RtmpTestClient.open(server.rtmpPort);

@@ -1,4 +1,38 @@
 export interface paths {
+    '/v1/ingest': {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's RTMP server URL and channel stream key (created on first read) */
+        get: operations['getIngestSettings'];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    '/v1/ingest/reset-key': {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace the caller's channel stream key; the old one stops working for new publishes */
+        post: operations['resetChannelKey'];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     '/v1/streams': {
         parameters: {
             query?: never;
@@ -270,6 +304,246 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getIngestSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        key_issued_at: string;
+                        /** @description Server URL to enter in the streaming software. */
+                        rtmp_url: string;
+                        /** @description The caller's channel stream key: secret, and it stays valid until reset. Publishing with it makes the caller's next stream go live (see docs/api-decisions.md). */
+                        stream_key: string;
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    resetChannelKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        key_issued_at: string;
+                        /** @description Server URL to enter in the streaming software. */
+                        rtmp_url: string;
+                        /** @description The caller's channel stream key: secret, and it stays valid until reset. Publishing with it makes the caller's next stream go live (see docs/api-decisions.md). */
+                        stream_key: string;
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
     listStreams: {
         parameters: {
             query?: {

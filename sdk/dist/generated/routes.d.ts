@@ -16,6 +16,10 @@ export declare const operationRoutes: {
         readonly method: "POST";
         readonly path: "/v1/webhooks/{id}/enable";
     };
+    readonly getIngestSettings: {
+        readonly method: "GET";
+        readonly path: "/v1/ingest";
+    };
     readonly getStream: {
         readonly method: "GET";
         readonly path: "/v1/streams/{id}";
@@ -59,6 +63,10 @@ export declare const operationRoutes: {
     readonly resendWebhookDelivery: {
         readonly method: "POST";
         readonly path: "/v1/webhooks/{id}/deliveries/{event_id}/resend";
+    };
+    readonly resetChannelKey: {
+        readonly method: "POST";
+        readonly path: "/v1/ingest/reset-key";
     };
     readonly resetStreamKey: {
         readonly method: "POST";
