@@ -57,11 +57,15 @@ for (const dialect of DIALECTS) {
       if (SCREENSHOTS !== undefined) {
         await page.screenshot({ path: path.join(SCREENSHOTS, `watch-reconnecting-${dialect}.png`) });
       }
-      // A page opened now shows it from the start.
+      // A page opened now shows it from the start, on a phone's width too.
       const late = await browser.newPage();
+      await late.setViewportSize({ width: 390, height: 844 });
       await late.goto(stream.stream_url);
       assert.equal(await late.textContent('#status'), 'Reconnecting');
       assert.equal(await late.isVisible('#notice'), true);
+      if (SCREENSHOTS !== undefined) {
+        await late.screenshot({ path: path.join(SCREENSHOTS, `watch-reconnecting-390-${dialect}.png`) });
+      }
       await late.close();
 
       // The encoder reconnects with the same key: the same stream continues.
