@@ -69,46 +69,38 @@ export async function startServer(options: {
   readyPath: string;
   nodeFlags?: string[];
 }): Promise<ServerProcess> {
-  const log = fs.openSync(options.logFile, 'w');
-  const [command, ...args] = pinned(SERVER_CORE, [
-    process.execPath,
-    ...(options.nodeFlags ?? []),
-    path.join(ROOT, options.script),
-    ...options.args,
-  ]);
-  const child = spawn(command!, args, { cwd: ROOT, env: options.env, stdio: ['ignore', log, log] });
-  fs.closeSync(log);
-  const pid = child.pid;
-  if (pid === undefined) throw new Error(`could not start ${options.script}`);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const baseUrl = `http://127.0.0.1:${options.port}`;
-  await waitUntilReady(`${baseUrl}${options.readyPath}`, child, options.logFile);
-  return {
-    baseUrl,
-    pid,
-    peakRssMb: () => statusMb(pid, 'VmHWM'),
-    rssMb: () => statusMb(pid, 'VmRSS'),
-    cpuMs: () => cpuMs(pid),
-    stop: async () => {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      await exited;
-    },
-  };
+  return startCommand({
+    command: [
+      process.execPath,
+      ...(options.nodeFlags ?? []),
+      path.join(ROOT, options.script),
+      ...options.args,
+    ],
+    env: options.env,
+    port: options.port,
+    logFile: options.logFile,
+    readyPath: options.readyPath,
+  });
 }
 
 /**
- * Starts any other server (nginx) pinned to the server core, as startServer starts Node
- * scripts, and waits until it answers `readyPath`.
+ * Starts a server (a Node script through startServer, or nginx) pinned to the server core, and
+ * waits until it answers `readyPath`.
  */
 export async function startCommand(options: {
   command: string[];
+  env?: NodeJS.ProcessEnv;
   port: number;
   logFile: string;
   readyPath: string;
 }): Promise<ServerProcess> {
   const log = fs.openSync(options.logFile, 'w');
   const [command, ...args] = pinned(SERVER_CORE, options.command);
-  const child = spawn(command!, args, { cwd: ROOT, stdio: ['ignore', log, log] });
+  const child = spawn(command!, args, {
+    cwd: ROOT,
+    env: options.env ?? process.env,
+    stdio: ['ignore', log, log],
+  });
   fs.closeSync(log);
   const pid = child.pid;
   if (pid === undefined) throw new Error(`could not start ${options.command.join(' ')}`);

@@ -1,7 +1,6 @@
 // ffmpeg as an encoder with chosen codecs, tracks and keyframe interval: what a misconfigured
 // OBS would send (the wrong codec, no audio, no video), pushed in real time over RTMP.
-import { spawn } from 'node:child_process';
-import type { Push } from './media-tools.ts';
+import { startPush, type Push } from './media-tools.ts';
 
 export interface EncoderSettings {
   /** Video encoder arguments (`-c:v ...`), or false for an audio-only broadcast. */
@@ -39,43 +38,15 @@ export function pushEncoder(url: string, seconds: number, settings: EncoderSetti
     inputs.push('-re', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100');
     maps.push('-map', `${maps.length / 2}:a`);
   }
-  const child = spawn(
-    'ffmpeg',
-    [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-nostdin',
-      ...inputs,
-      ...maps,
-      '-t',
-      String(seconds),
-      ...(video || []),
-      ...(audio || []),
-      '-f',
-      'flv',
-      url,
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  const exited = new Promise<{ code: number | null; stderr: string; at: number }>((resolve) => {
-    child.once('close', (code) => {
-      resolve({ code, stderr, at: Date.now() });
-    });
-  });
-  return {
-    process: child,
-    exited,
-    startedAt: Date.now(),
-    stop: () => {
-      child.kill('SIGKILL');
-    },
-    end: () => {
-      child.kill('SIGINT');
-    },
-  };
+  return startPush([
+    ...inputs,
+    ...maps,
+    '-t',
+    String(seconds),
+    ...(video || []),
+    ...(audio || []),
+    '-f',
+    'flv',
+    url,
+  ]);
 }

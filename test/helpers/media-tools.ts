@@ -28,46 +28,45 @@ export interface Push {
  */
 export function pushTestPattern(url: string, seconds: number, options: { size?: string } = {}): Push {
   const size = options.size ?? '1280x720';
-  const child = spawn(
-    'ffmpeg',
-    [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-nostdin',
-      '-re',
-      '-f',
-      'lavfi',
-      '-i',
-      `testsrc=size=${size}:rate=30`,
-      '-f',
-      'lavfi',
-      '-i',
-      'sine=frequency=440:sample_rate=48000',
-      '-t',
-      String(seconds),
-      '-c:v',
-      'libx264',
-      '-preset',
-      'veryfast',
-      '-pix_fmt',
-      'yuv420p',
-      '-g',
-      '60',
-      '-keyint_min',
-      '60',
-      '-sc_threshold',
-      '0',
-      '-c:a',
-      'aac',
-      '-b:a',
-      '128k',
-      '-f',
-      'flv',
-      url,
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
+  return startPush([
+    '-re',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc=size=${size}:rate=30`,
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440:sample_rate=48000',
+    '-t',
+    String(seconds),
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-pix_fmt',
+    'yuv420p',
+    '-g',
+    '60',
+    '-keyint_min',
+    '60',
+    '-sc_threshold',
+    '0',
+    '-c:a',
+    'aac',
+    '-b:a',
+    '128k',
+    '-f',
+    'flv',
+    url,
+  ]);
+}
+
+/** Starts an ffmpeg push with these arguments (after the quiet, non-interactive ones). */
+export function startPush(args: string[]): Push {
+  const child = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', ...args], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
     stderr += chunk;
