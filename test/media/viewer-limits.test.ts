@@ -1,6 +1,7 @@
-// Viewer counts and live-playlist fetches against a real server: random viewer ids from one
-// address do not inflate the count the API reports, each address counts, and an address that
-// fetches a live playlist far more often than a player would is told to slow down.
+// Viewer counts and live-playlist fetches against a real server: random viewer ids in presence
+// signals from one address do not inflate the count the API reports, each address counts,
+// playlist fetches count nobody, and an address that fetches a live playlist far more often
+// than a player would is told to slow down.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -38,9 +39,9 @@ interface Fetched {
 }
 
 /** A GET from a chosen loopback address (all of 127.0.0.0/8 reaches the server on 127.0.0.1). */
-function getFrom(localAddress: string, url: string, agent: http.Agent): Promise<Fetched> {
+function getFrom(localAddress: string, url: string, agent: http.Agent, method = 'GET'): Promise<Fetched> {
   return new Promise((resolve, reject) => {
-    const request = http.get(url, { localAddress, agent }, (response) => {
+    const request = http.request(url, { localAddress, agent, method }, (response) => {
       let body = '';
       response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
       response.on('end', () => {
@@ -48,6 +49,7 @@ function getFrom(localAddress: string, url: string, agent: http.Agent): Promise<
       });
     });
     request.on('error', reject);
+    request.end();
   });
 }
 
@@ -57,6 +59,7 @@ async function fetchMany(
   urls: () => string,
   count: number,
   parallel = 8,
+  method = 'GET',
 ): Promise<Fetched[]> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: parallel });
   const results: Fetched[] = [];
@@ -65,7 +68,7 @@ async function fetchMany(
     Array.from({ length: parallel }, async () => {
       while (started < count) {
         started++;
-        results.push(await getFrom(localAddress, urls(), agent));
+        results.push(await getFrom(localAddress, urls(), agent, method));
       }
     }),
   );
@@ -97,28 +100,42 @@ async function expectViewers(server: MediaTestServer, id: string, key: string, e
 }
 
 describe('viewer counts and live playlist limits', () => {
-  test('a thousand fetches with random viewer ids from one address count as that address own players', async (t) => {
+  test('a thousand presence signals with random viewer ids from one address count as that address own players', async (t) => {
     const server = await startMediaServer(t, { dialect: 'sqlite', viewerWindowMs: 30_000 });
     const stream = await liveStream(server);
-    const playlist = () => `${server.origin}/media/streams/${stream.id}/index.m3u8?viewer=${randomUUID()}`;
+    const presence = () => `${server.origin}/watch/${stream.id}/presence?viewer=${randomUUID()}`;
 
-    const flood = await fetchMany('127.0.0.1', playlist, 1000);
-    assert.ok(flood.filter((res) => res.status === 200).length >= PLAYERS_PER_ADDRESS);
+    const flood = await fetchMany('127.0.0.1', presence, 1000, 8, 'POST');
+    assert.ok(flood.filter((res) => res.status === 204).length >= PLAYERS_PER_ADDRESS);
+    // The rest are told to slow down, in the envelope.
+    assert.ok(flood.some((res) => res.status === 429 && res.body.includes('rate_limit_exceeded')));
     await expectViewers(server, stream.id, stream.readKey, PLAYERS_PER_ADDRESS);
     // Another address is another household: its one player counts.
-    const other = await getFrom('127.0.0.2', playlist(), new http.Agent());
-    assert.equal(other.status, 200);
+    const other = await getFrom('127.0.0.2', presence(), new http.Agent(), 'POST');
+    assert.equal(other.status, 204);
     await expectViewers(server, stream.id, stream.readKey, PLAYERS_PER_ADDRESS + 1);
   });
 
-  test('each address counts: one player on each of two addresses is two viewers', async (t) => {
+  test('each address counts, and playlist fetches count nobody', async (t) => {
     const server = await startMediaServer(t, { dialect: 'sqlite', viewerWindowMs: 30_000 });
     const stream = await liveStream(server);
-    const url = (viewer: string) => `${server.origin}/media/streams/${stream.id}/index.m3u8?viewer=${viewer}`;
-    // Each player refetches the playlist a few times, as hls.js does every segment.
+    // Refreshing the playlist, as players do every segment (and as an edge cache does for
+    // many), is no viewer: only presence signals are.
+    const playlist = (viewer: string) =>
+      `${server.origin}/media/streams/${stream.id}/index.m3u8?viewer=${viewer}`;
+    for (const from of ['127.0.0.3', '127.0.0.4', '127.0.0.5']) {
+      assert.equal((await getFrom(from, playlist(`lurker-${from}`), new http.Agent())).status, 200);
+    }
+    const presence = (viewer: string) => `${server.origin}/watch/${stream.id}/presence?viewer=${viewer}`;
     for (let i = 0; i < 3; i++) {
-      assert.equal((await getFrom('127.0.0.1', url('player-one-aaaa'), new http.Agent())).status, 200);
-      assert.equal((await getFrom('127.0.0.2', url('player-two-bbbb'), new http.Agent())).status, 200);
+      assert.equal(
+        (await getFrom('127.0.0.1', presence('player-one-aaaa'), new http.Agent(), 'POST')).status,
+        204,
+      );
+      assert.equal(
+        (await getFrom('127.0.0.2', presence('player-two-bbbb'), new http.Agent(), 'POST')).status,
+        204,
+      );
     }
     await expectViewers(server, stream.id, stream.readKey, 2);
   });

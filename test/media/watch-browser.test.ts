@@ -1,6 +1,7 @@
 // Watch pages in a real browser: headless Chromium opens a live stream's stream_url while
-// ffmpeg publishes to it, plays it with the project's hls.js, and is counted as a viewer;
-// after the stream ends it opens the recording's video_url and plays that too.
+// ffmpeg publishes to it, plays it with the project's hls.js, and is counted as a viewer through
+// the page's presence signals; after the stream ends it opens the recording's video_url, plays
+// that too, and counts one view (once, however long it plays or how often it reloads).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { DIALECTS } from '../helpers/databases.ts';
@@ -11,8 +12,8 @@ import { pushTestPattern, waitFor } from '../helpers/media-tools.ts';
 for (const dialect of DIALECTS) {
   describe(`watch pages in Chromium on ${dialect}`, () => {
     test('stream_url plays live and counts its viewers; video_url plays the recording', async (t) => {
-      // Players refetch the live playlist every 2 s; a 5 s window tells a closed one quickly.
-      const server = await startMediaServer(t, { dialect, reconnectWindowSeconds: 2, viewerWindowMs: 5000 });
+      // Pages signal presence every 5 s; an 8 s window tells a closed one quickly.
+      const server = await startMediaServer(t, { dialect, reconnectWindowSeconds: 2, viewerWindowMs: 8000 });
       const browser = await launchBrowser(t);
       const account = await server.createAccount('Ada <Streams>');
       const created = await server.createStream(account, { title: 'Live & loud', privacy: 'private' });
@@ -40,9 +41,11 @@ for (const dialect of DIALECTS) {
       assert.equal(await first.textContent('#status'), 'Live');
       await waitUntilPlaying(first);
 
-      // Each open player is one viewer; the count reaches the API and the page.
+      // Each browser playing is one viewer (tabs of one browser share its cookie: one viewer);
+      // the count reaches the API and the page.
       await waitFor('one viewer', async () => (await get()).viewer_count === 1, { timeoutMs: 10_000 });
-      const second = await browser.newPage();
+      const otherBrowser = await launchBrowser(t);
+      const second = await otherBrowser.newPage();
       await second.goto(created.stream_url);
       await waitUntilPlaying(second);
       const watched = await waitFor(
@@ -81,6 +84,20 @@ for (const dialect of DIALECTS) {
       assert.equal(videoResponse?.status(), 200);
       assert.equal(await videoPage.textContent('#title'), 'Live & loud');
       await waitUntilPlaying(videoPage, 2);
+      const video = async () =>
+        (await server.request('GET', `/v1/videos/${published.data.id}`, { key: account.readKey })).body;
+      await waitFor('one view', async () => (await video()).view_count === 1, { timeoutMs: 10_000 });
+      // Reloaded and played again in the same browser: the same viewer, the same day.
+      await videoPage.reload();
+      await waitUntilPlaying(videoPage, 2);
+      await waitFor(
+        'a presence after the reload',
+        async () =>
+          await videoPage.evaluate(() =>
+            performance.getEntriesByType('resource').some((entry) => entry.name.includes('/presence')),
+          ),
+      );
+      assert.equal((await video()).view_count, 1);
       assert.deepEqual(pageErrors, []);
     });
   });
