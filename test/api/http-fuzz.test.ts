@@ -351,6 +351,20 @@ function rawRequest(rng: Rng, fixtures: Fixtures): Generated {
       'Authorization',
       rng.pick(['Bearer', 'Bearer ', 'Basic eDp5', 'Bearer sk_nope', `bearer  ${fixtures.writeKey}  `]),
     ]);
+  // The presence signal's viewer cookie: well-formed, forged, malformed, oversized.
+  if (rng.chance(0.1)) {
+    headers.push([
+      'Cookie',
+      rng.pick([
+        'tributary_viewer=',
+        'tributary_viewer',
+        'tributary_viewer=abc.def',
+        'tributary_viewer=player-one-aaaa.AAAAAAAAAAAAAAAAAAAAAA; other=1',
+        '=;;=; tributary_viewer=%00.%ff',
+        `tributary_viewer=${'x'.repeat(9000)}.y`,
+      ]),
+    ]);
+  }
   const hasBody = rng.chance(0.6);
   let payload = hasBody ? Buffer.from(body(rng)) : Buffer.alloc(0);
   if (hasBody && rng.chance(0.02)) payload = Buffer.concat([payload, Buffer.from([0xc3, 0x28, 0xff, 0xfe])]);
@@ -485,6 +499,8 @@ test(`HTTP fuzzing (seed ${SEED}) never gets a 500, a non-envelope error or a ha
     { method: 'GET', template: '/healthz' },
     { method: 'GET', template: '/readyz' },
     { method: 'GET', template: '/v1/openapi.json' },
+    // Players' presence signal: public, outside the OpenAPI document, takes a query and a cookie.
+    { method: 'POST', template: '/watch/{id}/presence' },
   ];
   for (const [template, operations] of Object.entries(document.paths)) {
     for (const method of Object.keys(operations)) {
