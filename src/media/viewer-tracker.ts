@@ -1,7 +1,8 @@
-// Who is watching a live stream now: each player that fetched the stream's playlist within
-// the window counts once. A live player refetches the playlist every segment (2 s), so a
-// player that stops, closes or pauses drops out within the window. Counts are per process;
-// the ingest writes them to the stream (viewer_count, peak_viewer_count) every few seconds.
+// Who is watching a live stream now, in this process's memory: each player that sent a
+// presence signal within the window counts once (src/viewers/; a player signals every 5 s, so
+// one that stops, closes or pauses drops out within the window). The memory store of
+// src/viewers/live-viewers.ts, and the fallback of the Redis one; the ingest writes the counts
+// to the stream (viewer_count, peak_viewer_count) every few seconds.
 //
 // A player names itself with an id anyone can make up, so ids alone would let one client
 // count as thousands. Each client address (see src/shared/client-address.ts) adds at most a few players
