@@ -141,7 +141,9 @@ export class CatalogueService {
     const last = videos.at(-1);
     return {
       live: live.map((row) => this.streamCard(row)),
-      upcoming: upcoming.map((row) => this.streamCard(row)),
+      upcoming: upcoming
+        .map((row) => this.streamCard(row))
+        .sort((a, b) => (a.scheduledAt ?? 0) - (b.scheduledAt ?? 0) || a.id.localeCompare(b.id)),
       videos: videos.map((row) => this.videoCard(row)),
       nextVideos:
         more && last !== undefined

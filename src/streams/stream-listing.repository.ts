@@ -31,15 +31,20 @@ const liveQuery = compiledQuery((db, filter: BrowseFilter, { take }: { take: num
     .select('users.name as creator_name')
     .where('streams.status', '=', sql.lit('live'))
     .where('streams.privacy', '=', sql.lit('public'));
-  if (filter.creatorId !== undefined) query = query.where('streams.creator_id', '=', filter.creatorId);
   if (filter.category !== undefined) query = query.where('streams.category', '=', filter.category);
-  return query
-    .orderBy('streams.viewer_count', 'desc')
-    .orderBy('streams.id', 'desc')
-    .limit(literalLimit(take));
+  // One creator's few streams are sorted by audience; across the platform the newest come
+  // first, walking an index, because sorting every live stream by audience is a full scan.
+  if (filter.creatorId !== undefined) {
+    return query
+      .where('streams.creator_id', '=', filter.creatorId)
+      .orderBy('streams.viewer_count', 'desc')
+      .orderBy('streams.id', 'desc')
+      .limit(literalLimit(take));
+  }
+  return query.orderBy('streams.created_at', 'desc').orderBy('streams.id', 'desc').limit(literalLimit(take));
 });
 
-/** Public live streams, most watched first. */
+/** Public live streams: a channel's most watched first, the platform's newest first. */
 export async function listLiveStreams(
   db: Db,
   filter: BrowseFilter,
@@ -58,18 +63,26 @@ const upcomingQuery = compiledQuery(
       .where('streams.status', '=', sql.lit('scheduled'))
       .where('streams.privacy', '=', sql.lit('public'))
       .where('streams.scheduled_at', '>=', filter.from);
-    if (filter.creatorId !== undefined) query = query.where('streams.creator_id', '=', filter.creatorId);
     if (filter.category !== undefined) query = query.where('streams.category', '=', filter.category);
+    // As for live streams: a channel's are few and sorted by time; the platform's most recently
+    // announced are taken walking an index (the caller shows them by time).
+    if (filter.creatorId !== undefined) {
+      return query
+        .where('streams.creator_id', '=', filter.creatorId)
+        .orderBy('streams.scheduled_at', 'asc')
+        .orderBy('streams.id', 'asc')
+        .limit(literalLimit(take));
+    }
     return query
-      .orderBy('streams.scheduled_at', 'asc')
-      .orderBy('streams.id', 'asc')
+      .orderBy('streams.created_at', 'desc')
+      .orderBy('streams.id', 'desc')
       .limit(literalLimit(take));
   },
 );
 
 /**
- * Public streams scheduled from `from` on, soonest first. Standby streams (no time) are not
- * upcoming: nobody knows when they start.
+ * Public streams scheduled from `from` on: a channel's soonest, the platform's most recently
+ * announced. Standby streams (no time) are not upcoming: nobody knows when they start.
  */
 export async function listUpcomingStreams(
   db: Db,
