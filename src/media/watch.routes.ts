@@ -42,6 +42,7 @@ export async function watchRoutes(app: FastifyInstance, options: WatchRoutesOpti
           renderWatchPage(forPage(info), {
             assets,
             info: `${urls.basePath}/watch/${encodeURIComponent(info.id)}/info`,
+            channel: `${urls.basePath}/channels/${encodeURIComponent(info.creator.id)}`,
           }),
         );
     },
