@@ -210,6 +210,7 @@ async function setUpSubscribe() {
   form.append(hiddenField('_csrf', state.csrf_token), hiddenField('next', location.pathname));
   const button = document.createElement('button');
   button.type = 'submit';
+  button.className = 'button';
   form.append(button);
   subscribeEl.append(form);
   window.tributarySubscribe.show(form, state.subscribed === true);

@@ -2,7 +2,8 @@
 // public/subscribe.js asking for JSON so the button changes without a reload).
 import { Type } from 'typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CatalogueService, parseCategory } from '../../catalogue/catalogue.service.ts';
+import { CatalogueService, parseCategory, type Listing } from '../../catalogue/catalogue.service.ts';
+import type { SafeHtml } from '../html.ts';
 import { notFound } from '../../shared/errors.ts';
 import { renderPage, sendPage } from '../layout.ts';
 import { requireUser, safeNext } from '../session/guards.ts';
@@ -35,6 +36,7 @@ export async function viewerRoutes(app: FastifyInstance, options: WebRoutesOptio
     services.cursors,
   );
   const subscriptions = services.subscriptions;
+  const homeBodies = new WeakMap<Listing, SafeHtml>();
 
   app.get<{ Querystring: { category?: string; after?: string } }>(
     '/',
@@ -42,13 +44,18 @@ export async function viewerRoutes(app: FastifyInstance, options: WebRoutesOptio
     async (request, reply) => {
       const category = parseCategory(request.query.category);
       const listing = await catalogue.home({ category, cursor: request.query.after });
-      const body = homeBody(listing, {
-        category,
-        firstPage: request.query.after === undefined,
-        now: services.clock.now(),
-      });
-      const title = category === undefined ? 'Home' : 'Home';
-      return sendPage(reply, renderPage({ title, request, body, section: 'home', styles: STYLES }));
+      // The listing is shared for a second (CatalogueService), and so is its markup: rendering
+      // it costs more than reading it. Only the layout around it is the visitor's own.
+      let body = homeBodies.get(listing);
+      if (body === undefined) {
+        body = homeBody(listing, {
+          category,
+          firstPage: request.query.after === undefined,
+          now: services.clock.now(),
+        });
+        homeBodies.set(listing, body);
+      }
+      return sendPage(reply, renderPage({ title: 'Home', request, body, section: 'home', styles: STYLES }));
     },
   );
 
