@@ -209,16 +209,20 @@ for (const dialect of DIALECTS) {
     );
     assert.match(before, /name="_csrf" value="[^"]+"/);
 
-    // Refused without the token, with a wrong one, and from another site: nothing is written.
-    const noToken = await viewer.post(`${channelPath}/subscribe`, { _csrf: '' });
-    assert.equal(noToken.status, 403);
-    assert.match(await noToken.text(), /csrf_failed/);
-    const wrong = await viewer.post(`${channelPath}/subscribe`, { _csrf: 'forged' });
-    assert.equal(wrong.status, 403);
-    await wrong.body?.cancel();
-    const crossSite = await viewer.post(`${channelPath}/subscribe`, {}, { origin: 'https://evil.example' });
-    assert.equal(crossSite.status, 403);
-    await crossSite.body?.cancel();
+    // Both routes refuse a missing or wrong token and a cross-site request: nothing is written.
+    for (const action of ['subscribe', 'unsubscribe']) {
+      const refusals: [string, Record<string, string>, Record<string, string>][] = [
+        ['no token', { _csrf: '' }, {}],
+        ['a wrong token', { _csrf: 'forged' }, {}],
+        ['another origin', {}, { origin: 'https://evil.example' }],
+        ['a cross-site fetch', {}, { 'sec-fetch-site': 'cross-site' }],
+      ];
+      for (const [what, form, headers] of refusals) {
+        const refused = await viewer.post(`${channelPath}/${action}`, form, headers);
+        assert.equal(refused.status, 403, `${action} with ${what}`);
+        assert.match(await refused.text(), /csrf_failed/);
+      }
+    }
     assert.deepEqual(await events(), []);
 
     const subscribed = await viewer.post(`${channelPath}/subscribe`, { next: channelPath });
