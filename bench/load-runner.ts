@@ -17,6 +17,8 @@ export interface RunnerOptions {
   body?: string | undefined;
   /** Each request asks for one of these, at random. */
   paths: string[];
+  /** Each request sends one of these Cookie headers, at random (pages: one per session). */
+  cookies?: string[] | undefined;
 }
 
 export interface RunnerResult {
@@ -54,6 +56,11 @@ async function run(options: RunnerOptions, seconds: number): Promise<Measured> {
       {
         setupRequest: (request) => {
           request.path = nextPath();
+          const cookies = options.cookies;
+          if (cookies !== undefined && cookies.length > 0) {
+            const cookie = cookies[Math.floor(Math.random() * cookies.length)] ?? '';
+            request.headers = { ...request.headers, cookie };
+          }
           return request;
         },
       },

@@ -17,6 +17,8 @@ export interface LoadOptions {
   body?: string;
   /** Each request asks for one of these, at random (one path: always that one). */
   paths: string[];
+  /** Each request sends one of these Cookie headers, at random (pages: one per session). */
+  cookies?: string[];
 }
 
 export interface LoadResult {
@@ -56,6 +58,7 @@ export async function measure(
     headers: options.headers ?? {},
     body: options.body,
     paths: options.paths,
+    cookies: options.cookies,
   };
   const [command, ...args] = pinned(GENERATOR_CORE, [process.execPath, RUNNER]);
   const child = spawn(command!, args, { stdio: ['pipe', 'pipe', 'inherit'] });

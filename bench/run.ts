@@ -11,6 +11,8 @@
 //   npm run bench -- --deliveries      the webhook delivery bench only (bench/deliveries.ts)
 //   npm run bench -- --media           the media origin against nginx only (bench/media.ts;
 //                                      needs ffmpeg and nginx)
+//   npm run bench -- --pages           the web app's pages only (bench/pages.ts): home and the
+//                                      creator's streams page, signed in, 20 sessions
 //   npm run bench -- --ingest          live ingest only (bench/ingest.ts; needs ffmpeg)
 //   npm run bench -- --scale           scale-out only: 1 and 2 API processes and workers on
 //                                      PostgreSQL + Redis (bench/scale.ts; needs TEST_POSTGRES_URL
@@ -47,6 +49,7 @@ import {
 import { benchDeliveries } from './deliveries.ts';
 import { benchIngest } from './ingest.ts';
 import { benchMedia } from './media.ts';
+import { benchPages } from './pages.ts';
 import { benchScale } from './scale.ts';
 import { seedDatabase } from './seed.ts';
 
@@ -78,6 +81,7 @@ const { values: flags } = parseArgs({
     'no-deliveries': { type: 'boolean', default: false },
     ingest: { type: 'boolean', default: false },
     media: { type: 'boolean', default: false },
+    pages: { type: 'boolean', default: false },
     scale: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     // A comma-separated subset of the API scenarios, for quick iterations.
@@ -405,6 +409,14 @@ if (flags.scale) {
   log(JSON.stringify(await benchScale({ quick: flags.quick }), null, 2));
 } else if (flags.media) {
   passed = await benchMedia({
+    quick: flags.quick,
+    workDir: WORK_DIR,
+    productionEnv: PRODUCTION_ENV,
+    nodeFlags: PRODUCTION_NODE_FLAGS,
+    log,
+  });
+} else if (flags.pages) {
+  passed = await benchPages({
     quick: flags.quick,
     workDir: WORK_DIR,
     productionEnv: PRODUCTION_ENV,

@@ -168,3 +168,86 @@ maybeStart();
 setInterval(() => {
   void poll();
 }, POLL_MS);
+
+// --- Unmute hint: browsers allow autoplay only muted, so say so and offer the sound. ---
+
+const unmuteButton = /** @type {HTMLButtonElement} */ (document.getElementById('unmute'));
+
+function showUnmuteHint() {
+  unmuteButton.hidden = !(video.muted && !video.paused);
+}
+
+function setUpUnmuteHint() {
+  unmuteButton.addEventListener('click', () => {
+    video.muted = false;
+    // Some browsers pause a video that gains sound without a gesture they trust; keep playing.
+    void video.play().catch(() => undefined);
+    unmuteButton.hidden = true;
+    video.focus();
+  });
+  video.addEventListener('playing', showUnmuteHint);
+  video.addEventListener('volumechange', showUnmuteHint);
+}
+
+// --- Subscribe button: the page is the same for everyone, so who is signed in is asked. ---
+
+const subscribeEl = /** @type {HTMLElement} */ (document.getElementById('subscribe'));
+
+/**
+ * @param {string} name
+ * @param {string} value
+ */
+function hiddenField(name, value) {
+  const input = document.createElement('input');
+  input.type = 'hidden';
+  input.name = name;
+  input.value = value;
+  return input;
+}
+
+async function setUpSubscribe() {
+  // Without public/subscribe.js (an old cached page) there is no button; the channel link stays.
+  if (!('tributarySubscribe' in window)) return;
+  const stateUrl = subscribeEl.dataset.stateUrl;
+  if (stateUrl === undefined) return;
+  /** @type {{ signed_in: boolean, own: boolean, subscribed: boolean | null, subscribers: number, csrf_token: string }} */
+  let state;
+  try {
+    const response = await fetch(stateUrl, { cache: 'no-store', headers: { accept: 'application/json' } });
+    if (!response.ok) return;
+    /** @type {unknown} */
+    const body = await response.json();
+    state = /** @type {typeof state} */ (body);
+  } catch {
+    return;
+  }
+  const counter = document.createElement('p');
+  counter.dataset.subscriberCount = '';
+  counter.textContent = window.tributarySubscribe.countText(state.subscribers);
+  subscribeEl.append(counter);
+  const channel = stateUrl.replace(/\/subscription$/, '');
+  if (state.own) return;
+  if (!state.signed_in) {
+    const link = document.createElement('a');
+    link.className = 'button';
+    link.href = `${channel.replace(/\/channels\/[^/]+$/, '')}/sign-in?next=${encodeURIComponent(location.pathname)}`;
+    link.textContent = 'Sign in to subscribe';
+    subscribeEl.append(link);
+    return;
+  }
+  const form = document.createElement('form');
+  form.className = 'subscribe-form';
+  form.method = 'post';
+  form.action = `${channel}/${state.subscribed ? 'unsubscribe' : 'subscribe'}`;
+  form.append(hiddenField('_csrf', state.csrf_token), hiddenField('next', location.pathname));
+  const button = document.createElement('button');
+  button.type = 'submit';
+  button.className = 'button';
+  form.append(button);
+  subscribeEl.append(form);
+  window.tributarySubscribe.show(form, state.subscribed === true);
+  window.tributarySubscribe.enhance(form);
+}
+
+setUpUnmuteHint();
+void setUpSubscribe();

@@ -12,13 +12,16 @@ export const WATCH_PAGE_CSP = [
   "style-src 'self'",
   "connect-src 'self'",
   "base-uri 'none'",
-  "form-action 'none'",
+  // The Subscribe form posts to this service (its script usually sends it without reload).
+  "form-action 'self'",
 ].join('; ');
 
 export interface PageLinks {
   /** Same-origin paths, so the page works whichever host name reached it. */
   assets: string;
   info: string;
+  /** The creator's channel page. */
+  channel: string;
 }
 
 export function renderWatchPage(info: WatchInfo, links: PageLinks): string {
@@ -36,14 +39,17 @@ ${info.thumbnail_url === null ? '' : `<meta property="og:image" content="${escap
 <body>
 <main>
 <div class="player"><video id="player" controls playsinline muted autoplay${poster}></video>
-<p id="notice" class="notice" hidden></p></div>
+<p id="notice" class="notice" hidden></p>
+<button id="unmute" class="unmute" type="button" hidden>Unmute</button></div>
 <h1 id="title">${escapeHtml(info.title)}</h1>
-<p class="meta"><span id="creator">${escapeHtml(info.creator.name)}</span>
+<p class="meta"><a id="creator" href="${escapeHtml(links.channel)}">${escapeHtml(info.creator.name)}</a>
 <span id="status" class="status status-${pageStatus(info)}">${statusLabel(pageStatus(info))}</span>
 <span id="viewers"></span></p>
+<div id="subscribe" class="subscribe" data-state-url="${escapeHtml(links.channel)}/subscription" aria-live="polite"></div>
 ${info.description === null ? '' : `<p id="description" class="description">${escapeHtml(info.description)}</p>\n`}</main>
 <script id="watch-data" type="application/json">${data}</script>
 <script src="${links.assets}/hls.min.js"></script>
+<script src="${links.assets}/subscribe.js"></script>
 <script src="${links.assets}/watch.js"></script>
 </body>
 </html>

@@ -37,7 +37,8 @@ export function deriveKey(
     | 'stream-key-lookup'
     | 'stream-key-secrets'
     | 'idempotency-responses'
-    | 'viewer-cookies',
+    | 'viewer-cookies'
+    | 'web-csrf',
 ): Buffer {
   return Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), `tributary:${purpose}`, 32));
 }

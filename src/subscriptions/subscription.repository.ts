@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.ts';
+import { dialectOf } from '../db/dialect.ts';
 import type { SubscriptionRow } from './subscription.table.ts';
 
 const SUBSCRIPTION_COLUMNS = [
@@ -44,4 +45,24 @@ export async function cancelSubscription(
     .where('status', '=', 'active')
     .returning(SUBSCRIPTION_COLUMNS)
     .executeTakeFirst();
+}
+
+/**
+ * Serialises subscription changes to one creator until the transaction ends, so two requests
+ * racing to subscribe the same viewer make one subscription: on PostgreSQL by locking the
+ * creator's row; SQLite has one writer at a time already.
+ */
+export async function lockCreatorForSubscriptions(trx: Db, creatorId: string): Promise<void> {
+  if (dialectOf(trx) !== 'postgres') return;
+  await trx.selectFrom('users').select('id').where('id', '=', creatorId).forUpdate().execute();
+}
+
+export async function countActiveSubscribers(db: Db, creatorId: string): Promise<number> {
+  const row = await db
+    .selectFrom('subscriptions')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('creator_id', '=', creatorId)
+    .where('status', '=', 'active')
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
 }

@@ -1,4 +1,5 @@
-// Viewers subscribe on the platform; v1 has no endpoint for it, so the operator CLI stands in.
+// Viewers subscribe on the platform (the web app's Subscribe buttons); the operator CLI can
+// do the same.
 // Each change emits its event to the creator's webhooks.
 import { findUser } from '../accounts/account.repository.ts';
 import type { Db } from '../db/database.ts';
@@ -29,15 +30,31 @@ export class SubscriptionService {
     this.clock = clock;
   }
 
+  /** The operator's command: subscribing an already subscribed viewer is a state_conflict. */
   async subscribe(viewerId: string, creatorId: string): Promise<SubscriptionRow> {
+    const { subscription, created } = await this.subscribeOnce(viewerId, creatorId);
+    if (!created) {
+      throw stateConflict(`${viewerId} is already subscribed to ${creatorId} (${subscription.id}).`);
+    }
+    return subscription;
+  }
+
+  /**
+   * The viewer's button: subscribing again returns the active subscription and emits nothing,
+   * so a double click or a resent form never makes a second subscription or event.
+   */
+  async subscribeOnce(
+    viewerId: string,
+    creatorId: string,
+  ): Promise<{ subscription: SubscriptionRow; created: boolean }> {
     if (viewerId === creatorId)
       throw invalidParameter('viewer_id', 'A creator cannot subscribe to themselves.');
     return this.db.transaction().execute(async (trx) => {
+      await repo.lockCreatorForSubscriptions(trx, creatorId);
       if (!(await findUser(trx, viewerId))) throw notFound('user', viewerId);
       if (!(await findUser(trx, creatorId))) throw notFound('user', creatorId);
       const existing = await repo.findActiveSubscription(trx, viewerId, creatorId);
-      if (existing)
-        throw stateConflict(`${viewerId} is already subscribed to ${creatorId} (${existing.id}).`);
+      if (existing) return { subscription: existing, created: false };
       const now = this.clock.now();
       const row: SubscriptionRow = {
         id: newId('sub'),
@@ -54,25 +71,48 @@ export class SubscriptionService {
         at: now,
         data: toSubscriptionObject(row),
       });
-      return row;
+      return { subscription: row, created: true };
     });
   }
 
-  async cancel(id: string): Promise<SubscriptionRow> {
+  /**
+   * The viewer's Unsubscribe button: cancels the viewer's active subscription to the creator
+   * and emits subscription.cancelled; undefined (and no event) when there was none.
+   */
+  async cancelBetween(viewerId: string, creatorId: string): Promise<SubscriptionRow | undefined> {
     return this.db.transaction().execute(async (trx) => {
-      const now = this.clock.now();
-      const row = await repo.cancelSubscription(trx, id, now);
-      if (!row) {
-        if (!(await repo.findSubscription(trx, id))) throw notFound('subscription', id);
-        throw stateConflict(`Subscription ${id} is already cancelled.`);
-      }
-      await recordEvent(trx, {
-        type: 'subscription.cancelled',
-        accountId: row.creator_id,
-        at: now,
-        data: toSubscriptionObject(row),
-      });
-      return row;
+      await repo.lockCreatorForSubscriptions(trx, creatorId);
+      const active = await repo.findActiveSubscription(trx, viewerId, creatorId);
+      if (!active) return undefined;
+      return this.cancelIn(trx, active.id);
     });
+  }
+
+  async isSubscribed(viewerId: string, creatorId: string): Promise<boolean> {
+    return (await repo.findActiveSubscription(this.db, viewerId, creatorId)) !== undefined;
+  }
+
+  async countSubscribers(creatorId: string): Promise<number> {
+    return repo.countActiveSubscribers(this.db, creatorId);
+  }
+
+  async cancel(id: string): Promise<SubscriptionRow> {
+    return this.db.transaction().execute(async (trx) => this.cancelIn(trx, id));
+  }
+
+  private async cancelIn(trx: Db, id: string): Promise<SubscriptionRow> {
+    const now = this.clock.now();
+    const row = await repo.cancelSubscription(trx, id, now);
+    if (!row) {
+      if (!(await repo.findSubscription(trx, id))) throw notFound('subscription', id);
+      throw stateConflict(`Subscription ${id} is already cancelled.`);
+    }
+    await recordEvent(trx, {
+      type: 'subscription.cancelled',
+      accountId: row.creator_id,
+      at: now,
+      data: toSubscriptionObject(row),
+    });
+    return row;
   }
 }

@@ -14,7 +14,6 @@ test('asset names are looked up among the assets only; everything else is a JSON
     'valueOf',
     '__defineGetter__',
     '..%2fpackage.json',
-    '%2e%2e',
     '..%2f..%2fpackage.json',
     'watch.js%00',
   ]) {
@@ -25,6 +24,10 @@ test('asset names are looked up among the assets only; everything else is a JSON
     // `..` is resolved by the router before any route sees it: no route at all, also a 404.
     assert.ok(['resource_not_found', 'route_not_found'].includes(body.error.code), name);
   }
+  // `/assets/..` is `/` once the router has resolved it: the home page, not a file.
+  const up = await fetch(`${server.origin}/assets/%2e%2e`);
+  assert.equal(up.headers.get('content-type'), 'text/html; charset=utf-8');
+  assert.match(await up.text(), /<main id="main"/);
   for (const [name, type] of [
     ['watch.js', 'text/javascript; charset=utf-8'],
     ['hls.min.js', 'text/javascript; charset=utf-8'],

@@ -1,0 +1,56 @@
+// The videos anyone may browse (home and channel pages): published and public only, whoever
+// asks, because private means unlisted (decisions.md). The API's list is in video.repository.ts.
+import { sql } from 'kysely';
+import { compiledQuery, literalLimit } from '../db/compiled-query.ts';
+import type { Db } from '../db/database.ts';
+import type { KeysetPosition } from '../db/keyset.ts';
+import type { VideoRow } from './video.table.ts';
+
+const BROWSE_COLUMNS = [
+  'id',
+  'creator_id',
+  'title',
+  'category',
+  'duration_seconds',
+  'view_count',
+  'published_at',
+] as const;
+
+export type BrowsableVideoRow = Pick<VideoRow, (typeof BROWSE_COLUMNS)[number]> & {
+  published_at: number;
+  creator_name: string;
+};
+
+export interface VideoBrowseFilter {
+  creatorId?: string | undefined;
+  category?: string | undefined;
+  after?: KeysetPosition | undefined;
+}
+
+const publicVideosQuery = compiledQuery((db, filter: VideoBrowseFilter, { take }: { take: number }) => {
+  let query = db
+    .selectFrom('videos')
+    .innerJoin('users', 'users.id', 'videos.creator_id')
+    .select(BROWSE_COLUMNS.map((column) => `videos.${column}` as const))
+    .select('users.name as creator_name')
+    .where('videos.published_at', 'is not', null)
+    .where('videos.privacy', '=', sql.lit('public'));
+  if (filter.creatorId !== undefined) query = query.where('videos.creator_id', '=', filter.creatorId);
+  if (filter.category !== undefined) query = query.where('videos.category', '=', filter.category);
+  const after = filter.after;
+  if (after !== undefined) {
+    query = query.where((eb) =>
+      eb(eb.refTuple('videos.published_at', 'videos.id'), '<', eb.tuple(after.sortKey, after.id)),
+    );
+  }
+  return query.orderBy('videos.published_at', 'desc').orderBy('videos.id', 'desc').limit(literalLimit(take));
+});
+
+/** Public published videos, newest first by (published_at, id), a keyset page at a time. */
+export async function listPublicVideos(
+  db: Db,
+  filter: VideoBrowseFilter,
+  take: number,
+): Promise<BrowsableVideoRow[]> {
+  return (await publicVideosQuery.execute(db, filter, { take })) as BrowsableVideoRow[];
+}

@@ -1,0 +1,143 @@
+// The viewer's pages: home, channels, and subscribing (a form POST, or the same POST from
+// public/subscribe.js asking for JSON so the button changes without a reload).
+import { Type } from 'typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { CatalogueService, parseCategory, type Listing } from '../../catalogue/catalogue.service.ts';
+import type { SafeHtml } from '../html.ts';
+import { notFound } from '../../shared/errors.ts';
+import { renderPage, sendPage } from '../layout.ts';
+import { requireUser, safeNext } from '../session/guards.ts';
+import { type WebRoutesOptions } from '../web-options.ts';
+import { channelPath } from './cards.ts';
+import { channelBody } from './channel.page.ts';
+import { homeBody } from './home.page.ts';
+
+// Pages tolerate query parameters they do not know (a shared link may carry some).
+const HomeQuery = Type.Object({
+  category: Type.Optional(Type.String({ maxLength: 64 })),
+  after: Type.Optional(Type.String({ maxLength: 512 })),
+});
+const ChannelQuery = Type.Object({ after: Type.Optional(Type.String({ maxLength: 512 })) });
+const ChannelParams = Type.Object({ id: Type.String({ maxLength: 64 }) }, { additionalProperties: false });
+const SubscribeBody = Type.Object({
+  _csrf: Type.Optional(Type.String({ maxLength: 256 })),
+  next: Type.Optional(Type.String({ maxLength: 2048 })),
+});
+
+const STYLES = ['/assets/viewer.css'];
+const SCRIPTS = ['/assets/subscribe.js'];
+
+export async function viewerRoutes(app: FastifyInstance, options: WebRoutesOptions): Promise<void> {
+  const { services } = options;
+  const catalogue = new CatalogueService(
+    services.database.db,
+    services.clock,
+    services.urls,
+    services.cursors,
+  );
+  const subscriptions = services.subscriptions;
+  const homeBodies = new WeakMap<Listing, SafeHtml>();
+
+  app.get<{ Querystring: { category?: string; after?: string } }>(
+    '/',
+    { config: { access: 'page' }, schema: { hide: true, querystring: HomeQuery } },
+    async (request, reply) => {
+      const category = parseCategory(request.query.category);
+      const listing = await catalogue.home({ category, cursor: request.query.after });
+      // The listing is shared for a second (CatalogueService), and so is its markup: rendering
+      // it costs more than reading it. Only the layout around it is the visitor's own.
+      let body = homeBodies.get(listing);
+      if (body === undefined) {
+        body = homeBody(listing, {
+          category,
+          firstPage: request.query.after === undefined,
+          now: services.clock.now(),
+        });
+        homeBodies.set(listing, body);
+      }
+      return sendPage(reply, renderPage({ title: 'Home', request, body, section: 'home', styles: STYLES }));
+    },
+  );
+
+  app.get<{ Params: { id: string }; Querystring: { after?: string } }>(
+    '/channels/:id',
+    { config: { access: 'page' }, schema: { hide: true, params: ChannelParams, querystring: ChannelQuery } },
+    async (request, reply) => {
+      const creatorId = request.params.id;
+      const channel = await catalogue.channel(creatorId, { cursor: request.query.after });
+      if (!channel) throw notFound('user', creatorId);
+      const viewer = request.webUser;
+      const subscribed =
+        viewer === null || viewer.id === creatorId
+          ? null
+          : await subscriptions.isSubscribed(viewer.id, creatorId);
+      const body = channelBody(request, channel, {
+        subscribe: {
+          creatorId,
+          subscribers: channel.subscribers,
+          subscribed,
+          own: viewer?.id === creatorId,
+          back: channelPath(creatorId),
+        },
+        firstPage: request.query.after === undefined,
+        now: services.clock.now(),
+      });
+      return sendPage(
+        reply,
+        renderPage({ title: channel.creator.name, request, body, styles: STYLES, scripts: SCRIPTS }),
+      );
+    },
+  );
+
+  // Where a watch page's script learns whether to offer Subscribe or Unsubscribe: the watch
+  // page itself is the same for everyone (media plugin), so the per-viewer part comes from here.
+  app.get<{ Params: { id: string } }>(
+    '/channels/:id/subscription',
+    { config: { access: 'page' }, schema: { hide: true, params: ChannelParams } },
+    async (request, reply) => {
+      const creatorId = request.params.id;
+      const viewer = request.webUser;
+      const subscribers = await subscriptions.countSubscribers(creatorId);
+      const subscribed =
+        viewer === null || viewer.id === creatorId
+          ? null
+          : await subscriptions.isSubscribed(viewer.id, creatorId);
+      return reply.header('Cache-Control', 'no-store').send({
+        signed_in: viewer !== null,
+        own: viewer?.id === creatorId,
+        subscribed,
+        subscribers,
+        csrf_token: request.csrfToken,
+      });
+    },
+  );
+
+  const change =
+    (subscribe: boolean) =>
+    async (
+      request: FastifyRequest<{ Params: { id: string }; Body: { next?: string } }>,
+      reply: FastifyReply,
+    ) => {
+      const viewer = requireUser(request, reply);
+      if (!viewer) return reply;
+      const creatorId = request.params.id;
+      // Subscribing twice keeps the one subscription; cancelling none changes nothing.
+      if (subscribe) await subscriptions.subscribeOnce(viewer.id, creatorId);
+      else await subscriptions.cancelBetween(viewer.id, creatorId);
+      if (wantsJson(request)) {
+        return reply.header('Cache-Control', 'no-store').send({
+          subscribed: subscribe,
+          subscribers: await subscriptions.countSubscribers(creatorId),
+        });
+      }
+      return reply.redirect(safeNext(request.body.next, channelPath(creatorId)), 303);
+    };
+  const postSchema = { hide: true, params: ChannelParams, body: SubscribeBody };
+  app.post('/channels/:id/subscribe', { config: { access: 'page' }, schema: postSchema }, change(true));
+  app.post('/channels/:id/unsubscribe', { config: { access: 'page' }, schema: postSchema }, change(false));
+}
+
+function wantsJson(request: FastifyRequest): boolean {
+  const accept = request.headers.accept ?? '';
+  return accept.includes('application/json') && !accept.includes('text/html');
+}
