@@ -76,6 +76,8 @@ export interface TestAppOptions {
   secretKey?: Buffer;
   /** Hears every database query (a test counts them). */
   databaseLog?: LogConfig;
+  /** TRUST_PROXY (false unless given): a test behind its own proxy names the proxy. */
+  trustProxy?: boolean | string;
 }
 
 export interface Account {
@@ -314,6 +316,7 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
     rateLimitPerKey: options.rateLimitPerKey ?? 1000,
     rateLimitPerIp: options.rateLimitPerIp ?? 60,
     ...(options.http ? { http: options.http } : {}),
+    ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
     logger,
     ...(media && viewers
       ? {
