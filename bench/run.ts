@@ -11,6 +11,8 @@
 //   npm run bench -- --deliveries      the webhook delivery bench only (bench/deliveries.ts)
 //   npm run bench -- --media           the media origin against nginx only (bench/media.ts;
 //                                      needs ffmpeg and nginx)
+//   npm run bench -- --edge            deploy/nginx-edge.conf in front of a live stream with 2,000
+//                                      simulated HLS viewers (bench/edge.ts; needs ffmpeg and nginx)
 //   npm run bench -- --ingest          live ingest only (bench/ingest.ts; needs ffmpeg)
 //   npm run bench -- --scale           scale-out only: 1 and 2 API processes and workers on
 //                                      PostgreSQL + Redis (bench/scale.ts; needs TEST_POSTGRES_URL
@@ -45,6 +47,7 @@ import {
   type TargetCheck,
 } from './report.ts';
 import { benchDeliveries } from './deliveries.ts';
+import { benchEdge } from './edge.ts';
 import { benchIngest } from './ingest.ts';
 import { benchMedia } from './media.ts';
 import { benchScale } from './scale.ts';
@@ -78,6 +81,7 @@ const { values: flags } = parseArgs({
     'no-deliveries': { type: 'boolean', default: false },
     ingest: { type: 'boolean', default: false },
     media: { type: 'boolean', default: false },
+    edge: { type: 'boolean', default: false },
     scale: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     // A comma-separated subset of the API scenarios, for quick iterations.
@@ -405,6 +409,14 @@ if (flags.scale) {
   log(JSON.stringify(await benchScale({ quick: flags.quick }), null, 2));
 } else if (flags.media) {
   passed = await benchMedia({
+    quick: flags.quick,
+    workDir: WORK_DIR,
+    productionEnv: PRODUCTION_ENV,
+    nodeFlags: PRODUCTION_NODE_FLAGS,
+    log,
+  });
+} else if (flags.edge) {
+  passed = await benchEdge({
     quick: flags.quick,
     workDir: WORK_DIR,
     productionEnv: PRODUCTION_ENV,

@@ -8,12 +8,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { Client } from 'undici';
 import { systemClock } from '../../src/shared/clock.ts';
 import { freePort, startTestApp, type TestApp } from '../helpers/app.ts';
 import { startPush, waitFor } from '../helpers/media-tools.ts';
 import { NGINX_BIN, startEdge } from './edge-nginx.ts';
 import { runViewers } from './hls-viewers.ts';
+import { probeLatency, SEGMENT } from './latency-probe.ts';
 import { startOriginSwitch } from './origin-switch.ts';
 
 if (process.env.CI === 'true' && NGINX_BIN === undefined) {
@@ -22,9 +22,6 @@ if (process.env.CI === 'true' && NGINX_BIN === undefined) {
 
 const VIEWERS = Number(process.env.TEST_EDGE_VIEWERS ?? 200);
 const RUN_MS = 20_000;
-/** How often the latency probe reads the playlist at the origin and through the edge. */
-const PROBE_MS = 25;
-const SEGMENT = /^p\d+\/seg\d+\.ts$/;
 
 /** A small, low-bitrate live picture (about 250 kb/s): the viewers' bytes stay modest. */
 function pushSmallPicture(url: string) {
@@ -49,52 +46,6 @@ function originRequests(server: TestApp): OriginRequest[] {
     .filter((line) => line.includes('"msg":"request"'))
     .map((line) => JSON.parse(line) as { url: string; status: number; time: string })
     .map(({ url, status, time }) => ({ url, status, at: Date.parse(time) }));
-}
-
-/**
- * When each segment first appears in the live playlist, read every PROBE_MS at the origin
- * directly and through the edge. The origin reads come from addresses of their own (127.30.x)
- * so they stay within the origin's per-address playlist limit.
- */
-function probeLatency(origin: string, edge: string, playlistPath: string) {
-  const seen = { origin: new Map<string, number>(), edge: new Map<string, number>() };
-  const originClients = Array.from(
-    { length: 60 },
-    (_, i) => new Client(origin, { localAddress: `127.30.0.${i + 1}` }),
-  );
-  const edgeClient = new Client(edge);
-  const state = { stopped: false };
-  let turn = 0;
-  const read = async (client: Client, into: Map<string, number>, query: string) => {
-    try {
-      const response = await client.request({ method: 'GET', path: `${playlistPath}?${query}` });
-      const text = await response.body.text();
-      const at = Date.now();
-      if (response.statusCode !== 200) return;
-      for (const name of text.split('\n').filter((line) => SEGMENT.test(line)))
-        if (!into.has(name)) into.set(name, at);
-    } catch {
-      // a read cut short by the end of the probe
-    }
-  };
-  const loop = (async () => {
-    while (!state.stopped) {
-      const next = Date.now() + PROBE_MS;
-      await Promise.all([
-        read(originClients[turn++ % originClients.length]!, seen.origin, 'probe=origin'),
-        read(edgeClient, seen.edge, 'probe=edge'),
-      ]);
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, next - Date.now())));
-    }
-  })();
-  return {
-    seen,
-    stop: async () => {
-      state.stopped = true;
-      await loop;
-      await Promise.all([...originClients, edgeClient].map((client) => client.close()));
-    },
-  };
 }
 
 test(
@@ -152,6 +103,7 @@ test(
 
     await t.test(`${VIEWERS} viewers through the edge for ${RUN_MS / 1000} s`, async () => {
       const probe = probeLatency(server.origin, edgeUrl, playlistPath);
+      const PROBE_MS = probe.periodMs;
       const viewerCounts: { at: number; count: number }[] = [];
       const startedAt = Date.now();
       const result = await runViewers({
