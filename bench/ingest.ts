@@ -23,7 +23,7 @@ import { startIngest } from '../src/ingest/ingest.ts';
 import { createLogger } from '../src/logger.ts';
 import { readPlaylist, totalDuration } from '../src/media/hls-playlist.ts';
 import { mediaPlugin } from '../src/media/media.plugin.ts';
-import { ViewerTracker } from '../src/media/viewer-tracker.ts';
+import { MemoryLiveViewers } from '../src/viewers/live-viewers.ts';
 import { systemClock } from '../src/shared/clock.ts';
 
 const run = promisify(execFile);
@@ -103,7 +103,7 @@ export async function benchIngest(options: { quick?: boolean; log?: (line: strin
       },
     }),
   );
-  const viewers = new ViewerTracker(systemClock);
+  const viewers = new MemoryLiveViewers(systemClock);
   const app = await buildApp({
     services,
     rateLimits: new MemoryRateLimitStore(),
@@ -111,9 +111,7 @@ export async function benchIngest(options: { quick?: boolean; log?: (line: strin
     rateLimitPerIp: 1_000_000,
     logger,
     // The segment-latency probe polls the playlist every 50 ms, far above a player's budget.
-    plugins: [
-      mediaPlugin({ services, dataDir: work, viewers, playlistFetchesPerMinute: Number.POSITIVE_INFINITY }),
-    ],
+    plugins: [mediaPlugin({ services, dataDir: work, playlistFetchesPerMinute: Number.POSITIVE_INFINITY })],
   });
   await app.listen({ port: 18081, host: '127.0.0.1' });
   const ingest = await startIngest({

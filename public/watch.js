@@ -2,7 +2,7 @@
 // see src/media/watch.routes.ts), shows status and viewers, and starts a stream's player as
 // soon as it goes live. Plain browser JavaScript, type-checked through public/tsconfig.json.
 // @ts-check
-/* global document, window, crypto, location, fetch, setInterval */
+/* global document, window, crypto, location, fetch, setInterval, clearInterval */
 
 /** @typedef {{ kind: 'stream' | 'video', id: string, title: string, status: string, reconnecting: boolean, viewer_count: number | null, peak_viewer_count: number | null, duration_seconds: number | null, playback_url: string | null, thumbnail_url: string | null, info_url: string }} WatchInfo */
 
@@ -25,7 +25,10 @@ let showingReconnect = false;
 const RECONNECTING_NOTICE =
   'The broadcaster lost their connection. The stream continues here as soon as they are back.';
 
-/** Identifies this player among a stream's viewers (counted by the server for a few seconds). */
+/**
+ * Identifies this player in its presence signals until the server's cookie does (the first
+ * answer sets it, so a reload of the page is still the same viewer).
+ */
 const viewerId = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) =>
   b.toString(16).padStart(2, '0'),
 ).join('');
@@ -88,7 +91,6 @@ function startPlayer(url) {
   // The scheduled stream's notice goes; the reconnecting one stays until the publisher is back.
   if (!showingReconnect) notice('');
   const source = new URL(url, location.href);
-  if (info.kind === 'stream') source.searchParams.set('viewer', viewerId);
   if (window.Hls.isSupported()) {
     const hls = new window.Hls({ liveSyncDurationCount: 2 });
     hls.on(window.Hls.Events.ERROR, (_event, data) => {
@@ -131,6 +133,36 @@ async function poll() {
   }
 }
 
+/** How often a playing player tells the server it is still watching (viewer-contract.md). */
+const PRESENCE_MS = 5000;
+/** @type {ReturnType<typeof setInterval> | undefined} */
+let presenceTimer;
+
+/** One presence signal: counts this viewer live, or one view of a video per day. */
+function sendPresence() {
+  const url = `${info.info_url.replace(/\/info$/, '')}/presence?viewer=${viewerId}`;
+  fetch(url, { method: 'POST', cache: 'no-store', credentials: 'same-origin' }).catch(() => {
+    // Offline for a moment: the next signal tries again.
+  });
+}
+
+/** Signals once when playback starts and every 5 s while it plays; a paused player stops. */
+function trackPresence() {
+  video.addEventListener('playing', () => {
+    if (presenceTimer !== undefined) return;
+    sendPresence();
+    presenceTimer = setInterval(sendPresence, PRESENCE_MS);
+  });
+  const stop = () => {
+    if (presenceTimer === undefined) return;
+    clearInterval(presenceTimer);
+    presenceTimer = undefined;
+  };
+  video.addEventListener('pause', stop);
+  video.addEventListener('ended', stop);
+}
+
+trackPresence();
 render();
 maybeStart();
 setInterval(() => {

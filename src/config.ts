@@ -38,6 +38,8 @@ export interface MediaConfig {
   cacheBytes: number;
   /** PLAYLIST_FETCHES_PER_MINUTE: per client address and stream (src/media/playlist-limiter.ts). */
   playlistFetchesPerMinute: number;
+  /** VIEWERS_PER_ADDRESS: live viewers one client address adds to a stream (src/viewers/). */
+  viewersPerAddress: number;
 }
 
 /** What one HTTP client may make the server hold (slow clients, connection floods). */
@@ -252,6 +254,7 @@ export function loadConfig(env: Env = process.env): Config {
   const media: MediaConfig = {
     cacheBytes: read.integer('MEDIA_CACHE_MB', 64, 0, 65_536) * 1024 * 1024,
     playlistFetchesPerMinute: read.integer('PLAYLIST_FETCHES_PER_MINUTE', 120, 1, 10_000_000),
+    viewersPerAddress: read.integer('VIEWERS_PER_ADDRESS', 3, 1, 1_000_000),
   };
 
   if (read.problems.length > 0) throw new ConfigError(read.problems);

@@ -9,8 +9,9 @@ import { dialectOf } from './db/dialect.ts';
 import { createRateLimitStore } from './http/rate-limit-factory.ts';
 import { startIngest, type IngestHandle } from './ingest/ingest.ts';
 import { mediaPlugin } from './media/media.plugin.ts';
-import { ViewerTracker } from './media/viewer-tracker.ts';
 import { openRuntime, type Runtime } from './runtime.ts';
+import { createLiveViewers } from './viewers/live-viewers-factory.ts';
+import { viewersPlugin } from './viewers/viewers.plugin.ts';
 import type { DeliveryWorker } from './webhooks/delivery/worker.ts';
 import { startDeliveryWorker } from './webhooks/delivery/worker-runner.ts';
 
@@ -24,8 +25,8 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
   const runtime = await openRuntime(config);
   const demo = await createDemoAccountIfEmpty(runtime);
   const rateLimits = createRateLimitStore(config, runtime.services.database.db, logger);
-  // Player fetches counted by the media routes, flushed to the streams by the ingest.
-  const viewers = new ViewerTracker(runtime.services.clock);
+  // Players' presence, counted by the viewers plugin, written to the streams by the ingest.
+  const viewers = createLiveViewers(config, runtime.services.clock, logger);
   const app = await buildApp({
     services: runtime.services,
     rateLimits: rateLimits.store,
@@ -39,9 +40,15 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
       mediaPlugin({
         services: runtime.services,
         dataDir: config.dataDir,
-        viewers,
         cacheBytes: config.media.cacheBytes,
         playlistFetchesPerMinute: config.media.playlistFetchesPerMinute,
+      }),
+      viewersPlugin({
+        services: runtime.services,
+        secretKey: runtime.secretKey,
+        live: viewers,
+        logger,
+        presencePerMinute: config.media.playlistFetchesPerMinute,
       }),
     ],
   });
@@ -59,10 +66,12 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
   } catch (error) {
     // Nothing half-started is left listening: the process ends with the error.
     await app.close();
-    await Promise.all([runtime.close(), rateLimits.store.close()]);
+    await Promise.all([runtime.close(), rateLimits.store.close(), viewers.close()]);
     throw error;
   }
-  installShutdown(app, runtime, logger, worker, ingest, () => rateLimits.store.close());
+  installShutdown(app, runtime, logger, worker, ingest, async () => {
+    await Promise.all([rateLimits.store.close(), viewers.close()]);
+  });
   // Every module the server needs is loaded now: write the compile cache (bin/tributary.js) at
   // once rather than at exit, which a SIGKILL or a crash would skip.
   flushCompileCache();

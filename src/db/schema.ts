@@ -7,6 +7,7 @@ import type { IdempotencyKeyTable } from '../idempotency/idempotency.table.ts';
 import type { StreamTable } from '../streams/stream.table.ts';
 import type { SubscriptionTable } from '../subscriptions/subscription.table.ts';
 import type { VideoTable } from '../videos/video.table.ts';
+import type { VideoViewTable } from '../viewers/video-view.table.ts';
 import type { DeliveryAttemptTable, WebhookDeliveryTable, WebhookTable } from '../webhooks/webhook.table.ts';
 import type { WebhookRecoveryTable } from '../webhooks/recovery.table.ts';
 
@@ -23,4 +24,5 @@ export interface Tables {
   idempotency_keys: IdempotencyKeyTable;
   webhook_recoveries: WebhookRecoveryTable;
   channel_keys: ChannelKeyTable;
+  video_views: VideoViewTable;
 }

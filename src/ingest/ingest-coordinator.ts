@@ -11,7 +11,7 @@ import type { ChannelKeyService } from '../channels/channel-key.service.ts';
 import { NextStream } from '../channels/next-stream.ts';
 import type { Db } from '../db/database.ts';
 import type { MediaPaths } from '../media/media-paths.ts';
-import type { ViewerTracker } from '../media/viewer-tracker.ts';
+import type { LiveViewers } from '../viewers/live-viewers.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { StreamService } from '../streams/stream.service.ts';
 import type { VideoService } from '../videos/video.service.ts';
@@ -34,7 +34,7 @@ export interface IngestDeps {
   /** How far a scheduled stream's scheduled_at may be from now for a channel-key publish to pick it. */
   channelKeyWindowMs: number;
   paths: MediaPaths;
-  viewers: ViewerTracker;
+  viewers: LiveViewers;
   /** Each stream's encoder health, read by the API. */
   health: IngestHealthBoard;
   clock: Clock;

@@ -7,7 +7,7 @@ import type { Db } from '../db/database.ts';
 import type { Config } from '../config.ts';
 import { detectFfmpeg } from '../media/ffmpeg.ts';
 import { MediaPaths } from '../media/media-paths.ts';
-import type { ViewerTracker } from '../media/viewer-tracker.ts';
+import type { LiveViewers } from '../viewers/live-viewers.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { StreamService } from '../streams/stream.service.ts';
 import type { VideoService } from '../videos/video.service.ts';
@@ -31,7 +31,7 @@ export interface IngestOptions {
     ingestHealth: IngestHealthBoard;
   };
   logger: Logger;
-  viewers: ViewerTracker;
+  viewers: LiveViewers;
   /** Interface the RTMP listener binds; the HTTP listener's (config `host`) unless given. */
   host?: string;
   thumbnailIntervalMs?: number;

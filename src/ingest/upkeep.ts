@@ -3,7 +3,7 @@
 // into the database, live thumbnails about every THUMBNAIL_INTERVAL_MS, and a warn line for
 // each encoder health warning as it begins (health/health-board.ts).
 import type { Logger } from 'pino';
-import type { ViewerTracker } from '../media/viewer-tracker.ts';
+import type { LiveViewers } from '../viewers/live-viewers.ts';
 import { isStateConflict } from '../shared/errors.ts';
 import type { StreamService } from '../streams/stream.service.ts';
 import type { IngestHealthBoard } from './health/health-board.ts';
@@ -12,7 +12,7 @@ import type { StreamLifecycle } from './stream-lifecycle.ts';
 
 export interface UpkeepDeps {
   streams: StreamService;
-  viewers: ViewerTracker;
+  viewers: LiveViewers;
   logger: Logger;
   lifecycle: StreamLifecycle;
   thumbnails: LiveThumbnails;
@@ -60,7 +60,7 @@ export class IngestUpkeep {
     for (const id of ids) {
       const state = lifecycle.state(id);
       if (state && !state.active) continue;
-      const count = viewers.count(id);
+      const count = await viewers.count(id);
       if (this.flushedCounts.get(id) === count) {
         if (count === 0 && !state) this.flushedCounts.delete(id);
         continue;

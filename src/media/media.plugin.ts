@@ -9,7 +9,6 @@ import { MediaCache } from './media-cache.ts';
 import { MediaPaths } from './media-paths.ts';
 import { mediaRoutes } from './media.routes.ts';
 import { PlaylistLimiter } from './playlist-limiter.ts';
-import type { ViewerTracker } from './viewer-tracker.ts';
 import { watchRoutes } from './watch.routes.ts';
 import { WatchService } from './watch.service.ts';
 
@@ -17,8 +16,6 @@ export interface MediaPluginOptions {
   services: { database: DatabaseHandle; urls: PublicUrls; clock: Clock };
   /** DATA_DIR: media lives in DATA_DIR/media. */
   dataDir: string;
-  /** Shared with the ingest, which writes the counts to the streams. */
-  viewers: ViewerTracker;
   /** Live-playlist fetches per client address and stream per minute; see playlist-limiter.ts. */
   playlistFetchesPerMinute?: number;
   /** Bytes of media files kept in memory (MEDIA_CACHE_MB); see media-cache.ts. */
@@ -31,7 +28,7 @@ export function mediaPlugin(options: MediaPluginOptions): (app: FastifyInstance)
   const playlists = new PlaylistLimiter(options.services.clock, options.playlistFetchesPerMinute);
   const cache = new MediaCache(options.cacheBytes);
   return async (app) => {
-    await app.register(mediaRoutes, { paths, viewers: options.viewers, playlists, cache });
+    await app.register(mediaRoutes, { paths, playlists, cache });
     await app.register(watchRoutes, { watch, urls: options.services.urls, cache });
   };
 }

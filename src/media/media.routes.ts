@@ -2,9 +2,9 @@
 // not the API's per-IP limit: a player fetches a playlist and a segment every two seconds, and
 // these URLs are as public as the watch pages that use them (private means unlisted). A live
 // stream's playlists have a limit of their own per client (playlist-limiter.ts), far above
-// what players need; fetching them is what counts a viewer.
-import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+// what players need. Fetching them counts no viewer: an edge cache answers most of them, so
+// players signal presence instead (src/viewers/presence.routes.ts).
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppError } from '../shared/errors.ts';
 import { clientKey } from '../shared/client-address.ts';
 import type { MediaCache } from './media-cache.ts';
@@ -12,11 +12,9 @@ import { openMedia, sendFile, sendMedia, type CacheRule } from './media-files.ts
 import { PLAYLIST_FILE, THUMBNAIL_FILE, type MediaPaths } from './media-paths.ts';
 import { parseMediaPlaylist } from './hls-playlist.ts';
 import type { PlaylistLimiter } from './playlist-limiter.ts';
-import type { ViewerTracker } from './viewer-tracker.ts';
 
 export interface MediaRoutesOptions {
   paths: MediaPaths;
-  viewers: ViewerTracker;
   playlists: PlaylistLimiter;
   cache: MediaCache;
 }
@@ -26,11 +24,8 @@ interface MediaParams {
   '*': string;
 }
 
-/** The watch page tags its player with a random id; other players count by their agent. */
-const VIEWER_ID = /^[A-Za-z0-9-]{8,64}$/;
-
 export async function mediaRoutes(app: FastifyInstance, options: MediaRoutesOptions): Promise<void> {
-  const { paths, viewers, playlists, cache } = options;
+  const { paths, playlists, cache } = options;
   const config = { access: 'public', rateLimit: false } as const;
   const schema = { hide: true };
 
@@ -46,8 +41,6 @@ export async function mediaRoutes(app: FastifyInstance, options: MediaRoutesOpti
       // Parsed once per version of the file, not per fetch (the cache keeps it with the bytes).
       media.playlist ??= parseMediaPlaylist(media.body?.toString('utf8') ?? '');
       const { playlist } = media;
-      // Only players of a stream with live media count (never arbitrary ids someone requests).
-      if (!playlist.ended && playlist.segments.length > 0) viewers.seen(id, client, viewerOf(request));
       rule = playlist.ended ? 'finished' : 'live-playlist';
     } else if (name === THUMBNAIL_FILE) {
       rule = 'short';
@@ -76,13 +69,4 @@ function limitPlaylistFetches(
     `More than ${playlists.limit} playlist fetches of this stream came from this address this minute ` +
       '(a player needs about 30); retry after the window resets.',
   );
-}
-
-/** One player at the client: its own id, or else its user agent (players without the page). */
-function viewerOf(request: FastifyRequest): string {
-  const query = request.query as Record<string, unknown> | undefined;
-  const tagged = query?.viewer;
-  if (typeof tagged === 'string' && VIEWER_ID.test(tagged)) return `player:${tagged}`;
-  const agent = request.headers['user-agent'] ?? '';
-  return `agent:${createHash('sha256').update(agent).digest('hex').slice(0, 16)}`;
 }

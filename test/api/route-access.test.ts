@@ -16,7 +16,6 @@ import { migrateToLatest, openDatabase } from '../../src/db/database.ts';
 import { declaredAccess } from '../../src/http/access.ts';
 import { MemoryRateLimitStore } from '../../src/http/rate-limit-store.ts';
 import { mediaPlugin } from '../../src/media/media.plugin.ts';
-import { ViewerTracker } from '../../src/media/viewer-tracker.ts';
 import { systemClock } from '../../src/shared/clock.ts';
 import { createTestDatabase } from '../helpers/databases.ts';
 
@@ -55,10 +54,7 @@ async function startApp(t: TestContext, plugins: Plugin[] = []): Promise<Running
     rateLimits: new MemoryRateLimitStore(),
     rateLimitPerKey: 10_000,
     rateLimitPerIp: 10_000,
-    plugins: [
-      mediaPlugin({ services, dataDir: database.dataDir, viewers: new ViewerTracker(systemClock) }),
-      ...plugins,
-    ],
+    plugins: [mediaPlugin({ services, dataDir: database.dataDir }), ...plugins],
   });
   t.after(() => app.close());
   await app.listen({ port: 0, host: '127.0.0.1' });

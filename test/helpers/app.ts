@@ -18,7 +18,8 @@ import { MemoryRateLimitStore, type RateLimitStore } from '../../src/http/rate-l
 import { startIngest, type IngestHandle } from '../../src/ingest/ingest.ts';
 import { createLogger } from '../../src/logger.ts';
 import { mediaPlugin } from '../../src/media/media.plugin.ts';
-import { ViewerTracker } from '../../src/media/viewer-tracker.ts';
+import { MemoryLiveViewers, type LiveViewers } from '../../src/viewers/live-viewers.ts';
+import { viewersPlugin } from '../../src/viewers/viewers.plugin.ts';
 import { systemClock, type Clock } from '../../src/shared/clock.ts';
 import { DeliveryWorker, type DeliveryWorkerOptions } from '../../src/webhooks/delivery/worker.ts';
 import { TestClock } from './clock.ts';
@@ -39,7 +40,7 @@ export interface MediaOptions {
   thumbnailIntervalMs?: number;
   /** MEDIA_CACHE_MB, in bytes (64 MiB unless given). */
   mediaCacheBytes?: number;
-  /** How long a player counts as watching after its last playlist fetch. */
+  /** How long a player counts as watching after its last presence signal. */
   viewerWindowMs?: number;
   ffmpegPath?: string;
   /** RTMP_MAX_CONNECTIONS (64 unless given). */
@@ -74,6 +75,10 @@ export interface TestAppOptions {
   media?: MediaOptions;
   /** The master secret (32 bytes of 7 unless given). */
   secretKey?: Buffer;
+  /** Where presence is counted (this app's memory, in real time, unless given). */
+  liveViewers?: LiveViewers;
+  /** Presence signals per address per minute (120 unless given). */
+  presencePerMinute?: number;
   /** Hears every database query (a test counts them). */
   databaseLog?: LogConfig;
   /** TRUST_PROXY (false unless given): a test behind its own proxy names the proxy. */
@@ -309,7 +314,14 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
   );
   // Players are counted in real time, whatever clock the services have: a test that moves
   // the services' clock (the RTMP penalty box) must not make every viewer expire.
-  const viewers = media ? new ViewerTracker(systemClock, media.viewerWindowMs) : undefined;
+  const viewers = options.liveViewers ?? new MemoryLiveViewers(systemClock, media?.viewerWindowMs);
+  const presence = viewersPlugin({
+    services,
+    secretKey,
+    live: viewers,
+    logger: logger ?? createLogger('silent'),
+    ...(options.presencePerMinute === undefined ? {} : { presencePerMinute: options.presencePerMinute }),
+  });
   const app = await buildApp({
     services,
     rateLimits: options.rateLimits ?? new MemoryRateLimitStore(),
@@ -318,18 +330,16 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
     ...(options.http ? { http: options.http } : {}),
     ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
     logger,
-    ...(media && viewers
-      ? {
-          plugins: [
-            mediaPlugin({
-              services,
-              dataDir: database.dataDir,
-              viewers,
-              ...(media.mediaCacheBytes === undefined ? {} : { cacheBytes: media.mediaCacheBytes }),
-            }),
-          ],
-        }
-      : {}),
+    plugins: media
+      ? [
+          mediaPlugin({
+            services,
+            dataDir: database.dataDir,
+            ...(media.mediaCacheBytes === undefined ? {} : { cacheBytes: media.mediaCacheBytes }),
+          }),
+          presence,
+        ]
+      : [presence],
   });
   stops.push(() => app.close());
   await app.listen({ port: httpPort, host: '127.0.0.1' });
@@ -337,7 +347,7 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
   const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 
   let ingest: IngestHandle | undefined;
-  if (media && viewers) {
+  if (media) {
     const started = await startIngest({
       // The RTMP listener binds the HTTP listener's interface (HOST), as under `serve`.
       config: { ingest: ingestConfig, dataDir: database.dataDir, host: '127.0.0.1' },

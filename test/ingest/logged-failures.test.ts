@@ -14,7 +14,7 @@ import { IngestUpkeep } from '../../src/ingest/upkeep.ts';
 import { createLogger } from '../../src/logger.ts';
 import { renderPlaylist } from '../../src/media/hls-playlist.ts';
 import { MediaPaths, PLAYLIST_FILE } from '../../src/media/media-paths.ts';
-import { ViewerTracker } from '../../src/media/viewer-tracker.ts';
+import { MemoryLiveViewers } from '../../src/viewers/live-viewers.ts';
 import { systemClock } from '../../src/shared/clock.ts';
 import { startMediaServer, type MediaTestServer } from '../helpers/media-server.ts';
 
@@ -59,7 +59,7 @@ function ingestParts(t: TestContext, server: MediaTestServer) {
     thumbnails,
   });
   t.after(() => lifecycle.close());
-  const viewers = new ViewerTracker(systemClock);
+  const viewers = new MemoryLiveViewers(systemClock);
   const upkeep = new IngestUpkeep({ streams, viewers, logger, lifecycle, thumbnails });
   return { lines, logger, paths, lifecycle, upkeep };
 }
