@@ -16,6 +16,7 @@ import type { VideoRow } from '../videos/video.table.ts';
 import { readPlaylist, segmentAt, totalDuration } from './hls-playlist.ts';
 import { PLAYLIST_FILE, THUMBNAIL_FILE, type MediaPaths } from './media-paths.ts';
 import { makeThumbnail } from './poster.ts';
+import { testFault } from '../shared/test-fault.ts';
 import type { ThumbnailBacklog } from './thumbnail-backlog.ts';
 
 export interface VideoMediaDeps {
@@ -70,6 +71,8 @@ export async function publishVideoMedia(
     );
     await fs.mkdir(path.dirname(finalDir), { recursive: true });
     await fs.rename(stagingDir, finalDir);
+    // The media is in place and the draft not yet published: where a crash hurts most.
+    await testFault('pause-before-video-publish', deps.logger, { ...logContext, videoId: draft.id });
     const published = await deps.videos.publishDraft(draft.id, Math.round(duration));
     if (!pictured) deps.thumbnailBacklog?.add(draft.id, middle.segment.uri, offset, logContext);
     return published;
