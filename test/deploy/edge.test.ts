@@ -103,7 +103,6 @@ test(
 
     await t.test(`${VIEWERS} viewers through the edge for ${RUN_MS / 1000} s`, async () => {
       const probe = probeLatency(server.origin, edgeUrl, playlistPath);
-      const PROBE_MS = probe.periodMs;
       const viewerCounts: { at: number; count: number }[] = [];
       const startedAt = Date.now();
       const result = await runViewers({
@@ -137,14 +136,14 @@ test(
       assert.ok(segmentFetches.size >= RUN_MS / 2000 - 2, `segments at the origin: ${segmentFetches.size}`);
       for (const [url, count] of segmentFetches) assert.equal(count, 1, `${url} fetched ${count} times`);
 
-      // The live playlist: one origin request per half-second slot at most (the probe's own
-      // reads at the origin aside), whatever the number of viewers.
+      // The live playlist: one origin request per slot (three a second) at most, the probe's
+      // own reads at the origin aside, whatever the number of viewers.
       const playlistFetches = requests.filter(
         (r) => r.url.startsWith(playlistPath) && !r.url.includes('probe=origin'),
       ).length;
       const seconds = (endedAt - startedAt) / 1000;
       t.diagnostic(`origin playlist fetches: ${playlistFetches} in ${seconds.toFixed(1)} s`);
-      assert.ok(playlistFetches <= Math.ceil(seconds * 2) + 2, `${playlistFetches} in ${seconds} s`);
+      assert.ok(playlistFetches <= Math.ceil(seconds * 3) + 2, `${playlistFetches} in ${seconds} s`);
       // ... and the edge did answer them from its cache.
       const hits = edge.accessLog().filter((line) => line.startsWith(`GET ${playlistPath} 200 HIT`)).length;
       assert.ok(hits > playlistFetches * 10, `playlist hits at the edge: ${hits}`);
@@ -159,14 +158,16 @@ test(
       );
 
       // Latency: a new segment appears in the playlist through the edge within half a second
-      // of its appearance at the origin (the probe's own period is the measurement's grain).
+      // of its appearance at the origin. The median: the origin shares this process with the
+      // viewers, and a busy moment of its event loop delays one reading now and then.
       const delays = [...probe.seen.origin]
         .filter(([name, at]) => at > startedAt && probe.seen.edge.has(name))
-        .map(([name, at]) => probe.seen.edge.get(name)! - at);
-      t.diagnostic(`edge delay per new segment (ms): ${JSON.stringify(delays)}`);
+        .map(([name, at]) => probe.seen.edge.get(name)! - at)
+        .sort((x, y) => x - y);
+      t.diagnostic(`edge delay per new segment (ms), sorted: ${JSON.stringify(delays)}`);
       assert.ok(delays.length >= RUN_MS / 2000 - 2, `segments probed: ${delays.length}`);
-      const mean = delays.reduce((sum, d) => sum + d, 0) / delays.length;
-      assert.ok(mean <= 500 + 2 * PROBE_MS, `mean delay ${mean.toFixed(0)} ms`);
+      const median = delays[Math.floor(delays.length / 2)]!;
+      assert.ok(median <= 500, `median delay ${median} ms`);
     });
 
     await t.test('with the origin cut off, the edge keeps serving the media it has', async () => {
@@ -192,7 +193,7 @@ test(
         assert.equal(stale.headers.get('x-cache-status'), 'STALE');
         assert.deepEqual(Buffer.from(await stale.arrayBuffer()), thumbnailBytes);
         // What the edge cannot answer gets the API's error envelope, never nginx's page: the
-        // API, and a live playlist once its half-second slot is over (a live playlist is not
+        // API, and a live playlist once its slot is over (a live playlist is not
         // served stale: it would only say nothing new is coming).
         const unavailable = [
           await fetch(`${edgeUrl}/v1/streams/${stream.id}`),
