@@ -13,6 +13,8 @@
 //                                      needs ffmpeg and nginx)
 //   npm run bench -- --pages           the web app's pages only (bench/pages.ts): home and the
 //                                      creator's streams page, signed in, 20 sessions
+//   npm run bench -- --edge            deploy/nginx-edge.conf in front of a live stream with 2,000
+//                                      simulated HLS viewers (bench/edge.ts; needs ffmpeg and nginx)
 //   npm run bench -- --ingest          live ingest only (bench/ingest.ts; needs ffmpeg)
 //   npm run bench -- --scale           scale-out only: 1 and 2 API processes and workers on
 //                                      PostgreSQL + Redis (bench/scale.ts; needs TEST_POSTGRES_URL
@@ -47,6 +49,7 @@ import {
   type TargetCheck,
 } from './report.ts';
 import { benchDeliveries } from './deliveries.ts';
+import { benchEdge } from './edge.ts';
 import { benchIngest } from './ingest.ts';
 import { benchMedia } from './media.ts';
 import { benchPages } from './pages.ts';
@@ -82,6 +85,7 @@ const { values: flags } = parseArgs({
     ingest: { type: 'boolean', default: false },
     media: { type: 'boolean', default: false },
     pages: { type: 'boolean', default: false },
+    edge: { type: 'boolean', default: false },
     scale: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     // A comma-separated subset of the API scenarios, for quick iterations.
@@ -417,6 +421,14 @@ if (flags.scale) {
   });
 } else if (flags.pages) {
   passed = await benchPages({
+    quick: flags.quick,
+    workDir: WORK_DIR,
+    productionEnv: PRODUCTION_ENV,
+    nodeFlags: PRODUCTION_NODE_FLAGS,
+    log,
+  });
+} else if (flags.edge) {
+  passed = await benchEdge({
     quick: flags.quick,
     workDir: WORK_DIR,
     productionEnv: PRODUCTION_ENV,

@@ -1,4 +1,5 @@
 import { type TransportOptions } from './http.js';
+import { Ingest } from './resources/ingest.js';
 import { Streams } from './resources/streams.js';
 import { Videos } from './resources/videos.js';
 import { Webhooks } from './resources/webhooks.js';
@@ -11,6 +12,8 @@ export declare class Tributary {
         verify: typeof verifyWebhook;
     };
     readonly streams: Streams;
+    /** The caller's channel stream key, which stays in the streaming software. */
+    readonly ingest: Ingest;
     readonly videos: Videos;
     readonly webhooks: Webhooks;
     constructor(options: TributaryOptions);

@@ -1,4 +1,5 @@
 import { Transport } from './http.js';
+import { Ingest } from './resources/ingest.js';
 import { Streams } from './resources/streams.js';
 import { Videos } from './resources/videos.js';
 import { Webhooks } from './resources/webhooks.js';
@@ -8,11 +9,14 @@ export class Tributary {
     /** Delivery verification, usable without a client (a receiver needs no API key). */
     static webhooks = { verify: verifyWebhook };
     streams;
+    /** The caller's channel stream key, which stays in the streaming software. */
+    ingest;
     videos;
     webhooks;
     constructor(options) {
         const transport = new Transport(options);
         this.streams = new Streams(transport);
+        this.ingest = new Ingest(transport);
         this.videos = new Videos(transport);
         this.webhooks = new Webhooks(transport);
     }

@@ -7,6 +7,8 @@ export type StreamStatus = Stream['status'];
 export type Category = Stream['category'];
 export type CreateStreamParams = BodyOf<'createStream'>;
 export type ListStreamsParams = QueryOf<'listStreams'>;
+/** The caller's RTMP server URL and channel stream key (GET /v1/ingest). */
+export type IngestSettings = ResponseOf<'getIngestSettings'>;
 export type Video = ResponseOf<'getVideo'>;
 export type VideoListItem = ResponseOf<'listVideos'>['data'][number];
 export type ListVideosParams = QueryOf<'listVideos'>;

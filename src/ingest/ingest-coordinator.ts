@@ -17,6 +17,7 @@ import type { StreamService } from '../streams/stream.service.ts';
 import type { VideoService } from '../videos/video.service.ts';
 import { Admission } from './admission.ts';
 import type { IngestHealthBoard } from './health/health-board.ts';
+import { ThumbnailBacklog } from '../media/thumbnail-backlog.ts';
 import { LiveThumbnails } from './live-thumbnails.ts';
 import { PenaltyBox } from './penalty-box.ts';
 import { adoptInterruptedStreams } from './restart-recovery.ts';
@@ -51,6 +52,7 @@ export class IngestCoordinator {
   private readonly lifecycle: StreamLifecycle;
   private readonly admission: Admission;
   private readonly upkeep: IngestUpkeep;
+  private readonly thumbnailBacklog: ThumbnailBacklog;
 
   constructor(deps: IngestDeps) {
     this.deps = deps;
@@ -63,6 +65,7 @@ export class IngestCoordinator {
       ffmpegPath,
       intervalMs: deps.thumbnailIntervalMs,
     });
+    this.thumbnailBacklog = new ThumbnailBacklog({ paths, ffmpegPath, clock, logger });
     this.lifecycle = new StreamLifecycle({
       streams,
       videos: deps.videos,
@@ -72,6 +75,7 @@ export class IngestCoordinator {
       ffmpegPath,
       reconnectWindowMs: deps.reconnectWindowMs,
       thumbnails,
+      thumbnailBacklog: this.thumbnailBacklog,
       health: deps.health,
     });
     this.admission = new Admission({
@@ -89,6 +93,7 @@ export class IngestCoordinator {
       lifecycle: this.lifecycle,
       thumbnails,
       health: deps.health,
+      thumbnailBacklog: this.thumbnailBacklog,
     });
   }
 
@@ -112,7 +117,7 @@ export class IngestCoordinator {
       paths,
       logger,
       lifecycle: this.lifecycle,
-      recordings: { videos, paths, ffmpegPath, logger },
+      recordings: { videos, paths, ffmpegPath, logger, thumbnailBacklog: this.thumbnailBacklog },
     });
   }
 

@@ -22,6 +22,7 @@ import { HlsPackager } from './hls-packager.ts';
 import type { LiveThumbnails } from './live-thumbnails.ts';
 import { recordStreamAsVideo } from './recording.ts';
 import type { PublishConnection } from './rtmp-server.ts';
+import type { ThumbnailBacklog } from '../media/thumbnail-backlog.ts';
 import { StreamFolder } from './stream-folder.ts';
 import { StreamState } from './stream-state.ts';
 
@@ -34,6 +35,8 @@ export interface LifecycleDeps {
   ffmpegPath: string;
   reconnectWindowMs: number;
   thumbnails: LiveThumbnails;
+  /** Recordings published without a thumbnail are tried again by the upkeep. */
+  thumbnailBacklog?: ThumbnailBacklog;
   /** Told when a publish starts, its encoder goes away, and the stream ends. */
   health?: IngestHealthBoard;
 }

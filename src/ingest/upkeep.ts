@@ -7,6 +7,7 @@ import type { LiveViewers } from '../viewers/live-viewers.ts';
 import { isStateConflict } from '../shared/errors.ts';
 import type { StreamService } from '../streams/stream.service.ts';
 import type { IngestHealthBoard } from './health/health-board.ts';
+import type { ThumbnailBacklog } from '../media/thumbnail-backlog.ts';
 import type { LiveThumbnails } from './live-thumbnails.ts';
 import type { StreamLifecycle } from './stream-lifecycle.ts';
 
@@ -17,6 +18,8 @@ export interface UpkeepDeps {
   lifecycle: StreamLifecycle;
   thumbnails: LiveThumbnails;
   health?: IngestHealthBoard;
+  /** Recorded videos whose thumbnail failed at publication, tried again here. */
+  thumbnailBacklog?: ThumbnailBacklog;
 }
 
 export class IngestUpkeep {
@@ -33,6 +36,8 @@ export class IngestUpkeep {
     await this.flushViewerCounts();
     this.refreshThumbnails();
     this.deps.health?.logOnsets(this.deps.logger);
+    // Not awaited: a slow ffmpeg must not hold up viewer counts; it never runs twice at once.
+    void this.deps.thumbnailBacklog?.retryDue();
   }
 
   private async stopStreamsEndedElsewhere(): Promise<void> {

@@ -5,8 +5,9 @@
 // play playback_url as soon as it hears.
 //
 // The media is the video; the thumbnail is not. A thumbnail that cannot be made is tried a few
-// times, each failure logged at error, and then the video is published without one: a
-// recording is never dropped for its picture.
+// times, each failure logged at error, and then the video is published without one (a
+// recording is never dropped for its picture) and handed to the thumbnail backlog, which the
+// ingest's upkeep tries again later (thumbnail-backlog.ts).
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
@@ -15,6 +16,8 @@ import type { VideoRow } from '../videos/video.table.ts';
 import { readPlaylist, segmentAt, totalDuration } from './hls-playlist.ts';
 import { PLAYLIST_FILE, THUMBNAIL_FILE, type MediaPaths } from './media-paths.ts';
 import { makeThumbnail } from './poster.ts';
+import { testFault } from '../shared/test-fault.ts';
+import type { ThumbnailBacklog } from './thumbnail-backlog.ts';
 
 export interface VideoMediaDeps {
   videos: VideoService;
@@ -22,6 +25,8 @@ export interface VideoMediaDeps {
   ffmpegPath: string;
   /** Hears the auxiliary steps that failed (a thumbnail); without it they fail silently. */
   logger?: Logger;
+  /** Where a video published without its thumbnail is tried again later (the ingest's upkeep). */
+  thumbnailBacklog?: ThumbnailBacklog;
 }
 
 /** Tries at making a video's thumbnail before it is published without one. */
@@ -54,13 +59,23 @@ export async function publishVideoMedia(
     // Segments start on a keyframe; well inside the segment there is always a frame to take.
     const segmentFile = path.join(stagingDir, middle.segment.uri);
     const offset = Math.min(middle.offset, Math.max(0, middle.segment.duration - 1));
-    await thumbnailWithRetries(deps, segmentFile, path.join(stagingDir, THUMBNAIL_FILE), offset, {
-      ...logContext,
-      videoId: draft.id,
-    });
+    const pictured = await thumbnailWithRetries(
+      deps,
+      segmentFile,
+      path.join(stagingDir, THUMBNAIL_FILE),
+      offset,
+      {
+        ...logContext,
+        videoId: draft.id,
+      },
+    );
     await fs.mkdir(path.dirname(finalDir), { recursive: true });
     await fs.rename(stagingDir, finalDir);
-    return await deps.videos.publishDraft(draft.id, Math.round(duration));
+    // The media is in place and the draft not yet published: where a crash hurts most.
+    await testFault('pause-before-video-publish', deps.logger, { ...logContext, videoId: draft.id });
+    const published = await deps.videos.publishDraft(draft.id, Math.round(duration));
+    if (!pictured) deps.thumbnailBacklog?.add(draft.id, middle.segment.uri, offset, logContext);
+    return published;
   } catch (error) {
     await fs.rm(stagingDir, { recursive: true, force: true });
     await fs.rm(finalDir, { recursive: true, force: true });
@@ -75,11 +90,11 @@ async function thumbnailWithRetries(
   output: string,
   offset: number,
   logContext: Record<string, string>,
-): Promise<void> {
+): Promise<boolean> {
   for (let attempt = 1; attempt <= THUMBNAIL_ATTEMPTS; attempt++) {
     try {
       await makeThumbnail(deps.ffmpegPath, segmentFile, output, offset);
-      return;
+      return true;
     } catch (error) {
       const last = attempt === THUMBNAIL_ATTEMPTS;
       deps.logger?.error(
@@ -91,4 +106,5 @@ async function thumbnailWithRetries(
       if (!last) await new Promise((resolve) => setTimeout(resolve, THUMBNAIL_RETRY_MS * attempt));
     }
   }
+  return false;
 }

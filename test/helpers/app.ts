@@ -88,6 +88,8 @@ export interface TestAppOptions {
   publicUrl?: string;
   /** scrypt's cost for passwords: TEST_PASSWORD_COST (cheap) unless given. */
   passwordCost?: ScryptCost;
+  /** TRUST_PROXY (false unless given): a test behind its own proxy names the proxy. */
+  trustProxy?: boolean | string;
 }
 
 /** Cheap scrypt for tests that sign many people up; the real cost is src/accounts/password.ts's. */
@@ -338,6 +340,7 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
     rateLimitPerKey: options.rateLimitPerKey ?? 1000,
     rateLimitPerIp: options.rateLimitPerIp ?? 60,
     ...(options.http ? { http: options.http } : {}),
+    ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
     logger,
     plugins: media
       ? [

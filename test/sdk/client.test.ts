@@ -10,6 +10,7 @@ import {
   PermissionError,
   Tributary,
   TributaryError,
+  type IngestSettings,
   type Stream,
 } from '@tributary/sdk';
 import { TestClock } from '../helpers/clock.ts';
@@ -38,6 +39,28 @@ for (const dialect of DIALECTS) {
       const asReader = await reader.streams.get(created.id);
       assert.equal(asReader.id, created.id);
       assert.equal(asReader.ingest, undefined);
+    });
+
+    test('ingest.get reads the channel key, ingest.resetKey replaces it; a read key may do neither', async (t) => {
+      const server = await startTestServer(t, { dialect, rateLimitPerKey: 100_000 });
+      const account = await server.createAccount();
+      const client = new Tributary({ apiKey: account.writeKey, baseUrl: server.origin });
+
+      const settings: IngestSettings = await client.ingest.get();
+      assert.equal(settings.rtmp_url, 'rtmp://media.test:1935/live');
+      assert.match(settings.stream_key, /\S{20,}/);
+      // The same key on every read: it stays in the streaming software across broadcasts.
+      assert.equal((await client.ingest.get()).stream_key, settings.stream_key);
+
+      const reset = await client.ingest.resetKey();
+      assert.equal(reset.rtmp_url, settings.rtmp_url);
+      assert.notEqual(reset.stream_key, settings.stream_key);
+      assert.equal((await client.ingest.get()).stream_key, reset.stream_key);
+
+      const reader = new Tributary({ apiKey: account.readKey, baseUrl: server.origin });
+      await assert.rejects(reader.ingest.get(), PermissionError);
+      await assert.rejects(reader.ingest.resetKey(), PermissionError);
+      assert.equal((await client.ingest.get()).stream_key, reset.stream_key);
     });
 
     test('streams.list pages through every stream with for await, and filters', async (t) => {

@@ -1,0 +1,20 @@
+import type { RequestOptions, Transport } from '../http.js';
+import type { IngestSettings } from '../types.js';
+
+/** The caller's own channel: where their streaming software publishes, across broadcasts. */
+export class Ingest {
+  private readonly transport: Transport;
+  constructor(transport: Transport) {
+    this.transport = transport;
+  }
+
+  /** The RTMP server URL and the channel stream key (write-scoped key; created on first read). */
+  get(options?: RequestOptions): Promise<IngestSettings> {
+    return this.transport.call('getIngestSettings', {}, options);
+  }
+
+  /** Replaces the channel stream key; the old one stops working for new publishes. */
+  resetKey(options?: RequestOptions): Promise<IngestSettings> {
+    return this.transport.call('resetChannelKey', {}, options);
+  }
+}
