@@ -18,7 +18,7 @@ import type { StreamService } from '../streams/stream.service.ts';
 import type { StreamRow } from '../streams/stream.table.ts';
 import type { VideoService } from '../videos/video.service.ts';
 import type { IngestHealthBoard } from './health/health-board.ts';
-import { HlsPackager } from './hls-packager.ts';
+import { HlsPackager, LOW_LATENCY_SEGMENT_SECONDS, SEGMENT_SECONDS } from './hls-packager.ts';
 import type { LiveThumbnails } from './live-thumbnails.ts';
 import { recordStreamAsVideo } from './recording.ts';
 import type { PublishConnection } from './rtmp-server.ts';
@@ -111,6 +111,7 @@ export class StreamLifecycle {
         }, logger);
       },
       logger.child({ streamId: state.streamId, publish: index }),
+      state.latencyMode === 'low' ? LOW_LATENCY_SEGMENT_SECONDS : SEGMENT_SECONDS,
     );
     state.packagers.add(packager);
     connection.accept(packager.input);
