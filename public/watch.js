@@ -4,7 +4,7 @@
 // @ts-check
 /* global document, window, crypto, location, fetch, setInterval */
 
-/** @typedef {{ kind: 'stream' | 'video', id: string, title: string, status: string, reconnecting: boolean, viewer_count: number | null, peak_viewer_count: number | null, duration_seconds: number | null, playback_url: string | null, thumbnail_url: string | null, info_url: string }} WatchInfo */
+/** @typedef {{ kind: 'stream' | 'video', id: string, title: string, status: string, reconnecting: boolean, viewer_count: number | null, peak_viewer_count: number | null, duration_seconds: number | null, playback_url: string | null, thumbnail_url: string | null, latency_mode: 'normal' | 'low' | null, info_url: string }} WatchInfo */
 
 const POLL_MS = 5000;
 
@@ -81,6 +81,41 @@ function render() {
   }
 }
 
+/**
+ * hls.js settings for a stream's latency mode (a video plays with the normal ones). Distances
+ * are in seconds of media behind the newest segment; the packager adds about half a segment
+ * (the newest one is still being written) and the playlist reload another half.
+ * - liveSyncDuration: where playback starts and what catch-up aims for. `low` streams have 1 s
+ *   segments, so 1.5 s keeps one and a half segments of buffer; `normal` (2 s) keeps 3 s.
+ * - liveMaxLatencyDuration: further behind than this (a long stall, a publisher's reconnect),
+ *   the player jumps to the live edge instead of staying late.
+ * - maxLiveSyncPlaybackRate: between the two it plays slightly faster until it is back on
+ *   target; 1.1 to 1.15 is not heard as a pitch change.
+ * - liveSyncOnStallIncrease: hls.js moves its target back after every stall (1 s by default,
+ *   up to a segment). A reconnect stalls by design, so the step is small, or the target would
+ *   drift for the rest of the stream.
+ * - lowLatencyMode: needed for the rate catch-up at all (there are no partial segments).
+ * @param {'normal' | 'low' | null} latencyMode
+ */
+function playerConfigFor(latencyMode) {
+  if (latencyMode === 'low') {
+    return {
+      lowLatencyMode: true,
+      liveSyncDuration: 1.5,
+      liveMaxLatencyDuration: 4,
+      maxLiveSyncPlaybackRate: 1.15,
+      liveSyncOnStallIncrease: 0.25,
+    };
+  }
+  return {
+    lowLatencyMode: true,
+    liveSyncDuration: 3,
+    liveMaxLatencyDuration: 8,
+    maxLiveSyncPlaybackRate: 1.1,
+    liveSyncOnStallIncrease: 0.5,
+  };
+}
+
 /** @param {string} url */
 function startPlayer(url) {
   if (started) return;
@@ -90,7 +125,7 @@ function startPlayer(url) {
   const source = new URL(url, location.href);
   if (info.kind === 'stream') source.searchParams.set('viewer', viewerId);
   if (window.Hls.isSupported()) {
-    const hls = new window.Hls({ liveSyncDurationCount: 2 });
+    const hls = new window.Hls(playerConfigFor(info.latency_mode));
     hls.on(window.Hls.Events.ERROR, (_event, data) => {
       if (!data.fatal) return;
       if (data.type === window.Hls.ErrorTypes.MEDIA_ERROR) hls.recoverMediaError();

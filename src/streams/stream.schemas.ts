@@ -30,7 +30,8 @@ const streamListFields = {
   stream_url: Url,
   created_at: Timestamp,
   latency_mode: StringEnum(LATENCY_MODES, {
-    description: '`normal` (2 s segments, about 6 s behind live) or `low` (1 s segments, a player kept near the live edge).',
+    description:
+      '`normal` (2 s segments, about 6 s behind live) or `low` (1 s segments, a player kept near the live edge).',
   }),
 };
 
@@ -99,7 +100,7 @@ export const CreateStreamBody = Type.Object(
       StringEnum(LATENCY_MODES, {
         default: 'normal',
         description:
-          '`low` packages 1-second segments and keeps the player near the live edge (set the encoder\'s keyframe interval to 1 s); `normal` uses 2-second segments.',
+          "`low` packages 1-second segments and keeps the player near the live edge (set the encoder's keyframe interval to 1 s); `normal` uses 2-second segments.",
       }),
     ),
   },

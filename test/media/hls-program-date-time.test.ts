@@ -74,7 +74,12 @@ test('the stream playlist writes each date just before its segment, across publi
 
 test('the target duration is the longest segment rounded, so a 2.6 s segment makes it 3', () => {
   const text = renderPlaylist({
-    publishes: [[{ duration: 2.6, uri: 'a.ts' }, { duration: 1.2, uri: 'b.ts' }]],
+    publishes: [
+      [
+        { duration: 2.6, uri: 'a.ts' },
+        { duration: 1.2, uri: 'b.ts' },
+      ],
+    ],
     type: 'EVENT',
     ended: false,
   });
