@@ -106,11 +106,11 @@ export async function startLatencyProbe(page: Page): Promise<void> {
         video.requestVideoFrameCallback(onFrame);
         if (video.videoWidth < bits * size) return;
         context.drawImage(video, 0, 0, bits * size, size, 0, 0, bits * size, size);
-        const pixels = context.getImageData(0, 0, bits * size, size).data;
+        const pixels = context.getImageData(0, 0, bits * size, size).data as Uint8ClampedArray;
         let stamp = 0;
         for (let bit = 0; bit < bits; bit++) {
           const offset = ((size / 2) * bits * size + bit * size + size / 2) * 4;
-          const luma = (pixels[offset] + pixels[offset + 1] + pixels[offset + 2]) / 3;
+          const luma = (pixels[offset]! + pixels[offset + 1]! + pixels[offset + 2]!) / 3;
           // Neither black nor white: not a stamped frame (or a damaged one); never guess.
           if (luma > 70 && luma < 185) {
             g.__latencyRejected++;
@@ -118,7 +118,7 @@ export async function startLatencyProbe(page: Page): Promise<void> {
           }
           if (luma >= 185) stamp += 2 ** bit;
         }
-        const shown = g.performance.timeOrigin + metadata.expectedDisplayTime;
+        const shown = (g.performance.timeOrigin as number) + metadata.expectedDisplayTime;
         let latency = (((shown - stamp) % modulo) + modulo) % modulo;
         if (latency > modulo / 2) latency -= modulo;
         samples.push({ at: shown, ms: latency });
