@@ -36,7 +36,9 @@ export function pushClockPattern(url: string, seconds: number, options: { keyfra
   );
   return startPush([
     // Frames are stamped with the wall clock (in ms: settb) when they leave the paced source;
-    // -copyts keeps that stamp as the filters' `t`, and setpts starts the output at zero.
+    // -copyts keeps that stamp as the filters' `t`. The output's timestamps then count frames
+    // (setpts), so a late read on a busy machine delays a frame, as a busy encoder would,
+    // without bending the media's timeline.
     '-copyts',
     '-use_wallclock_as_timestamps',
     '1',
@@ -44,20 +46,22 @@ export function pushClockPattern(url: string, seconds: number, options: { keyfra
     'lavfi',
     '-i',
     `testsrc=size=640x360:rate=${fps},settb=1/1000,realtime`,
+    // The tone is not paced itself (a second realtime filter halves the frame rate: ffmpeg
+    // reads its inputs in one thread): ffmpeg reads it only as far as the video has got.
     '-f',
     'lavfi',
     '-i',
-    'sine=frequency=440:sample_rate=48000,arealtime',
+    'sine=frequency=440:sample_rate=48000',
     '-t',
     String(seconds),
     '-vf',
     [
       `drawbox=x=0:y=0:w=${CLOCK_BITS * BIT_SIZE}:h=${BIT_SIZE}:color=black:t=fill`,
       ...squares,
-      'setpts=PTS-STARTPTS',
+      `setpts=N/(${fps}*TB)`,
     ].join(','),
     '-af',
-    'asetpts=PTS-STARTPTS',
+    'asetpts=N/SR/TB',
     '-c:v',
     'libx264',
     '-preset',
