@@ -170,6 +170,7 @@ describe('live latency in Chromium, on sqlite', () => {
     t.diagnostic(`first second after the reconnect ${JSON.stringify(firstAfter)}`);
     t.diagnostic(`settled ${JSON.stringify(settled)}`);
     assert.ok(settled.p50 < TARGET_MS.low, `settled p50 ${settled.p50} ms`);
+    assert.ok(settled.p50 < before.p50 + 500, `no drift: ${before.p50} ms before, ${settled.p50} ms after`);
     assert.ok(settled.p90 < TARGET_MS.low + 1000, `settled p90 ${settled.p90} ms`);
   });
 });
