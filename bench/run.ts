@@ -12,6 +12,8 @@
 //   npm run bench -- --media           the media origin against nginx only (bench/media.ts;
 //                                      needs ffmpeg and nginx)
 //   npm run bench -- --ingest          live ingest only (bench/ingest.ts; needs ffmpeg)
+//   npm run bench -- --latency         glass-to-glass latency of both latency modes (bench/latency.ts;
+//                                      needs ffmpeg and Chromium; 2 minutes each, 20 s with --quick)
 //   npm run bench -- --scale           scale-out only: 1 and 2 API processes and workers on
 //                                      PostgreSQL + Redis (bench/scale.ts; needs TEST_POSTGRES_URL
 //                                      and TEST_REDIS_URL)
@@ -46,6 +48,7 @@ import {
 } from './report.ts';
 import { benchDeliveries } from './deliveries.ts';
 import { benchIngest } from './ingest.ts';
+import { measureLatency } from './latency.ts';
 import { benchMedia } from './media.ts';
 import { benchScale } from './scale.ts';
 import { seedDatabase } from './seed.ts';
@@ -77,6 +80,7 @@ const { values: flags } = parseArgs({
     deliveries: { type: 'boolean', default: false },
     'no-deliveries': { type: 'boolean', default: false },
     ingest: { type: 'boolean', default: false },
+    latency: { type: 'boolean', default: false },
     media: { type: 'boolean', default: false },
     scale: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
@@ -413,6 +417,12 @@ if (flags.scale) {
   });
 } else if (flags.ingest) {
   log(JSON.stringify(await benchIngest({ quick: flags.quick, log }), null, 2));
+} else if (flags.latency) {
+  for (const mode of ['normal', 'low'] as const) {
+    const figures = await measureLatency({ mode, seconds: flags.quick ? 20 : 120, log });
+    log(JSON.stringify(figures, null, 2));
+    if (!figures.met) passed = false;
+  }
 } else {
   if (!flags.deliveries) passed = await benchApi();
   if (!flags['no-deliveries']) {

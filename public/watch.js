@@ -95,12 +95,16 @@ function render() {
  *   up to a segment). A reconnect stalls by design, so the step is small, or the target would
  *   drift for the rest of the stream.
  * - lowLatencyMode: needed for the rate catch-up at all (there are no partial segments).
+ * - initialLiveManifestSize: a page open when the stream goes live would start on its first
+ *   segment with nothing to sync back to and stall at once (each stall moving the target back);
+ *   waiting for two segments gives the sync distance to stand on.
  * @param {'normal' | 'low' | null} latencyMode
  */
 function playerConfigFor(latencyMode) {
   if (latencyMode === 'low') {
     return {
       lowLatencyMode: true,
+      initialLiveManifestSize: 2,
       liveSyncDuration: 1.5,
       liveMaxLatencyDuration: 4,
       maxLiveSyncPlaybackRate: 1.15,
@@ -109,6 +113,7 @@ function playerConfigFor(latencyMode) {
   }
   return {
     lowLatencyMode: true,
+    initialLiveManifestSize: 2,
     liveSyncDuration: 3,
     liveMaxLatencyDuration: 8,
     maxLiveSyncPlaybackRate: 1.1,
