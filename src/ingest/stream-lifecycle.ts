@@ -11,6 +11,7 @@
 // This class holds the state of every stream ingest is handling; admission asks it whether a
 // stream may take a publisher, upkeep and restart recovery act through it.
 import type { Logger } from 'pino';
+import { datedFrom, type HlsSegment } from '../media/hls-playlist.ts';
 import type { MediaPaths } from '../media/media-paths.ts';
 import type { Clock } from '../shared/clock.ts';
 import { isStateConflict } from '../shared/errors.ts';
@@ -106,7 +107,7 @@ export class StreamLifecycle {
       folder.publishDir(index),
       (segments) => {
         void state.enqueue(async () => {
-          state.publishes[index] = StreamFolder.inPublish(index, segments);
+          state.publishes[index] = StreamFolder.inPublish(index, dateSegments(connection, segments));
           await this.segmentsChanged(state);
         }, logger);
       },
@@ -313,3 +314,22 @@ export class StreamLifecycle {
     );
   }
 }
+
+/**
+ * A publish's segments dated from when their frames reached the ingest (ffmpeg's own dates
+ * start when its muxer did, seconds late). Dates are fixed by the first segment: a live
+ * playlist only ever grows, so a date once listed never changes.
+ */
+function dateSegments(connection: PublishConnection, segments: HlsSegment[]): HlsSegment[] {
+  let start = publishStarts.get(connection);
+  if (start === undefined) {
+    const origin = connection.mediaClockOrigin;
+    if (origin === undefined) return segments;
+    start = origin + (connection.firstMediaTimestamp ?? 0);
+    publishStarts.set(connection, start);
+  }
+  return datedFrom(start, segments);
+}
+
+/** The wall-clock start of each publish's first segment, fixed when it is first listed. */
+const publishStarts = new WeakMap<PublishConnection, number>();

@@ -87,6 +87,21 @@ export function renderPlaylist(content: PlaylistContent): string {
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * Dates a publish's segments from the moment its first frame reached the ingest, plus media
+ * time. ffmpeg's own dates start when its HLS muxer did, after probing the input: a second or
+ * two after the first frame, which would make every player's idea of the live edge's wall-clock
+ * time that much late.
+ */
+export function datedFrom(firstFrameAt: number, segments: readonly HlsSegment[]): HlsSegment[] {
+  let start = firstFrameAt;
+  return segments.map((segment) => {
+    const dated = { ...segment, programDateTime: new Date(Math.round(start)).toISOString() };
+    start += segment.duration * 1000;
+    return dated;
+  });
+}
+
 export function totalDuration(segments: readonly HlsSegment[]): number {
   return segments.reduce((sum, segment) => sum + segment.duration, 0);
 }

@@ -14,6 +14,8 @@
 // before a zero-latency x264 encode (no lookahead, no B-frames: under a frame) and a loopback
 // RTMP send, so the figure is at most a frame (~35 ms) above the ingest-to-screen latency;
 // display times are Chromium's expected presentation times (within a 16 ms vsync).
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { startPush, type Push } from './media-tools.ts';
 
@@ -157,4 +159,30 @@ export function percentile(values: readonly number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/**
+ * The wall-clock stamp (epoch ms) of the first frame of a media file or URL, decoded with
+ * ffmpeg: when that frame was made, which a segment's program date should match.
+ */
+export async function firstFrameStamp(input: string): Promise<number> {
+  const width = CLOCK_BITS * BIT_SIZE;
+  const raw = await promisify(execFile)(
+    'ffmpeg',
+    [
+      ...['-v', 'error', '-i', input, '-frames:v', '1'],
+      ...['-vf', `crop=${width}:${BIT_SIZE}:0:0,format=gray`, '-f', 'rawvideo', '-'],
+    ],
+    { encoding: 'buffer', maxBuffer: 1 << 20 },
+  );
+  const row = raw.stdout.subarray((BIT_SIZE / 2) * width, (BIT_SIZE / 2 + 1) * width);
+  let stamp = 0;
+  for (let bit = 0; bit < CLOCK_BITS; bit++) {
+    const luma = row[bit * BIT_SIZE + BIT_SIZE / 2]!;
+    if (luma > 70 && luma < 185) throw new Error(`the first frame of ${input} carries no readable stamp`);
+    if (luma >= 185) stamp += 2 ** bit;
+  }
+  const modulo = 2 ** CLOCK_BITS;
+  const now = Date.now();
+  return now - ((((now - stamp) % modulo) + modulo) % modulo);
 }

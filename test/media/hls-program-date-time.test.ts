@@ -2,7 +2,7 @@
 // the target duration follows RFC 8216's rounding so 1-second segments keep a target of 1.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseMediaPlaylist, renderPlaylist } from '../../src/media/hls-playlist.ts';
+import { datedFrom, parseMediaPlaylist, renderPlaylist } from '../../src/media/hls-playlist.ts';
 
 // What ffmpeg 5.1 writes with -hls_flags +program_date_time and -hls_time 1.
 const FFMPEG_LOW_LATENCY = `#EXTM3U
@@ -84,4 +84,25 @@ test('the target duration is the longest segment rounded, so a 2.6 s segment mak
     ended: false,
   });
   assert.match(text, /#EXT-X-TARGETDURATION:3\n/);
+});
+
+test('a publish is dated from its first frame at the ingest plus media time, not from ffmpeg', () => {
+  const first = Date.parse('2026-11-23T20:41:05.000Z');
+  const dated = datedFrom(first, [
+    { duration: 1, uri: 'seg00000.ts', programDateTime: '2026-11-23T20:41:07.123+0000' },
+    { duration: 1.033333, uri: 'seg00001.ts' },
+    { duration: 0.966667, uri: 'seg00002.ts' },
+  ]);
+  assert.deepEqual(
+    dated.map((segment) => segment.programDateTime),
+    ['2026-11-23T20:41:05.000Z', '2026-11-23T20:41:06.000Z', '2026-11-23T20:41:07.033Z'],
+  );
+  assert.deepEqual(
+    dated.map((segment) => [segment.duration, segment.uri]),
+    [
+      [1, 'seg00000.ts'],
+      [1.033333, 'seg00001.ts'],
+      [0.966667, 'seg00002.ts'],
+    ],
+  );
 });
