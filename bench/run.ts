@@ -16,6 +16,8 @@
 //   npm run bench -- --edge            deploy/nginx-edge.conf in front of a live stream with 2,000
 //                                      simulated HLS viewers (bench/edge.ts; needs ffmpeg and nginx)
 //   npm run bench -- --ingest          live ingest only (bench/ingest.ts; needs ffmpeg)
+//   npm run bench -- --latency         glass-to-glass latency of both latency modes (bench/latency.ts;
+//                                      needs ffmpeg and Chromium; 2 minutes each, 20 s with --quick)
 //   npm run bench -- --scale           scale-out only: 1 and 2 API processes and workers on
 //                                      PostgreSQL + Redis (bench/scale.ts; needs TEST_POSTGRES_URL
 //                                      and TEST_REDIS_URL)
@@ -51,6 +53,7 @@ import {
 import { benchDeliveries } from './deliveries.ts';
 import { benchEdge } from './edge.ts';
 import { benchIngest } from './ingest.ts';
+import { measureLatency } from './latency.ts';
 import { benchMedia } from './media.ts';
 import { benchPages } from './pages.ts';
 import { benchScale } from './scale.ts';
@@ -83,6 +86,7 @@ const { values: flags } = parseArgs({
     deliveries: { type: 'boolean', default: false },
     'no-deliveries': { type: 'boolean', default: false },
     ingest: { type: 'boolean', default: false },
+    latency: { type: 'boolean', default: false },
     media: { type: 'boolean', default: false },
     pages: { type: 'boolean', default: false },
     edge: { type: 'boolean', default: false },
@@ -437,6 +441,12 @@ if (flags.scale) {
   });
 } else if (flags.ingest) {
   log(JSON.stringify(await benchIngest({ quick: flags.quick, log }), null, 2));
+} else if (flags.latency) {
+  for (const mode of ['normal', 'low'] as const) {
+    const figures = await measureLatency({ mode, seconds: flags.quick ? 20 : 120, log });
+    log(JSON.stringify(figures, null, 2));
+    if (!figures.met) passed = false;
+  }
 } else {
   if (!flags.deliveries) passed = await benchApi();
   if (!flags['no-deliveries']) {

@@ -4,7 +4,7 @@
 // @ts-check
 /* global document, window, crypto, location, fetch, setInterval, clearInterval */
 
-/** @typedef {{ kind: 'stream' | 'video', id: string, title: string, status: string, reconnecting: boolean, viewer_count: number | null, peak_viewer_count: number | null, duration_seconds: number | null, playback_url: string | null, thumbnail_url: string | null, info_url: string }} WatchInfo */
+/** @typedef {{ kind: 'stream' | 'video', id: string, title: string, status: string, reconnecting: boolean, viewer_count: number | null, peak_viewer_count: number | null, duration_seconds: number | null, playback_url: string | null, thumbnail_url: string | null, latency_mode: 'normal' | 'low' | null, info_url: string }} WatchInfo */
 
 const POLL_MS = 5000;
 
@@ -84,6 +84,47 @@ function render() {
   }
 }
 
+/**
+ * hls.js settings for a stream's latency mode (a video plays with the normal ones). Distances
+ * are in seconds of media behind the newest segment; the packager adds about half a segment
+ * (the newest one is still being written) and the playlist reload another half.
+ * - liveSyncDuration: where playback starts and what catch-up aims for. `low` streams have 1 s
+ *   segments, so 1.5 s keeps one and a half segments of buffer; `normal` (2 s) keeps 3 s.
+ * - liveMaxLatencyDuration: further behind than this (a long stall, a publisher's reconnect),
+ *   the player jumps to the live edge instead of staying late.
+ * - maxLiveSyncPlaybackRate: between the two it plays slightly faster until it is back on
+ *   target; 1.1 to 1.15 is not heard as a pitch change.
+ * - liveSyncOnStallIncrease: hls.js moves its target back after every stall (1 s by default,
+ *   up to a segment), and never forward again. A reconnect and a busy start stall by design,
+ *   so the step is a quarter second: with 0.5 the bench's normal streams settled 1 s later
+ *   (6.1 s instead of 5.0 s p50).
+ * - lowLatencyMode: needed for the rate catch-up at all (there are no partial segments).
+ * - initialLiveManifestSize: a page open when the stream goes live would start on its first
+ *   segment with nothing to sync back to and stall at once (each stall moving the target back);
+ *   waiting for two segments gives the sync distance to stand on.
+ * @param {'normal' | 'low' | null} latencyMode
+ */
+function playerConfigFor(latencyMode) {
+  if (latencyMode === 'low') {
+    return {
+      lowLatencyMode: true,
+      initialLiveManifestSize: 2,
+      liveSyncDuration: 1.5,
+      liveMaxLatencyDuration: 4,
+      maxLiveSyncPlaybackRate: 1.15,
+      liveSyncOnStallIncrease: 0.25,
+    };
+  }
+  return {
+    lowLatencyMode: true,
+    initialLiveManifestSize: 2,
+    liveSyncDuration: 3,
+    liveMaxLatencyDuration: 8,
+    maxLiveSyncPlaybackRate: 1.1,
+    liveSyncOnStallIncrease: 0.25,
+  };
+}
+
 /** @param {string} url */
 function startPlayer(url) {
   if (started) return;
@@ -92,7 +133,7 @@ function startPlayer(url) {
   if (!showingReconnect) notice('');
   const source = new URL(url, location.href);
   if (window.Hls.isSupported()) {
-    const hls = new window.Hls({ liveSyncDurationCount: 2 });
+    const hls = new window.Hls(playerConfigFor(info.latency_mode));
     hls.on(window.Hls.Events.ERROR, (_event, data) => {
       if (!data.fatal) return;
       if (data.type === window.Hls.ErrorTypes.MEDIA_ERROR) hls.recoverMediaError();

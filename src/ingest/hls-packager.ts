@@ -1,6 +1,8 @@
 // Packages one publish (one RTMP connection) as HLS: ffmpeg reads the publisher's FLV on stdin
 // and copies audio and video into MPEG-TS segments without re-encoding. Segments are cut at
-// keyframes, every SEGMENT_SECONDS where the source's keyframe interval allows.
+// keyframes, every `segmentSeconds` (SEGMENT_SECONDS, or 1 for a low-latency stream) where the
+// source's keyframe interval allows. Each segment carries EXT-X-PROGRAM-DATE-TIME, so players
+// can tell how far behind live they are.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,6 +13,8 @@ import { readPlaylist, type HlsSegment } from '../media/hls-playlist.ts';
 import type { FlvSink } from './rtmp-server.ts';
 
 export const SEGMENT_SECONDS = 2;
+/** The segment length of a `low` latency_mode stream. */
+export const LOW_LATENCY_SEGMENT_SECONDS = 1;
 export const PUBLISH_PLAYLIST = 'live.m3u8';
 /** How often the packager's playlist is checked for new segments. */
 const POLL_MS = 200;
@@ -37,7 +41,13 @@ export class HlsPackager {
    * `onSegments` hears the full segment list each time it grows; `logger` hears when the
    * playlist ffmpeg writes cannot be read.
    */
-  constructor(ffmpegPath: string, dir: string, onSegments: (segments: HlsSegment[]) => void, logger: Logger) {
+  constructor(
+    ffmpegPath: string,
+    dir: string,
+    onSegments: (segments: HlsSegment[]) => void,
+    logger: Logger,
+    segmentSeconds: number = SEGMENT_SECONDS,
+  ) {
     this.dir = dir;
     fs.mkdirSync(dir, { recursive: true });
     const playlist = path.join(dir, PUBLISH_PLAYLIST);
@@ -63,11 +73,12 @@ export class HlsPackager {
         '-f',
         'hls',
         '-hls_time',
-        String(SEGMENT_SECONDS),
+        String(segmentSeconds),
         '-hls_playlist_type',
         'event',
         '-hls_flags',
-        '+temp_file+independent_segments',
+        // program_date_time: ffmpeg dates each segment from the wall clock when it started muxing.
+        '+temp_file+independent_segments+program_date_time',
         '-hls_segment_filename',
         path.join(dir, 'seg%05d.ts'),
         playlist,

@@ -84,6 +84,13 @@ export class PublishConnection {
   private readonly clock: Clock;
   /** When the first audio or video frame arrived (epoch ms), for time-to-live figures. */
   firstMediaAt: number | undefined;
+  /** The media timestamp (ms) of the first frame. */
+  firstMediaTimestamp: number | undefined;
+  /**
+   * The wall-clock time (epoch ms) of media timestamp 0, from the frame that arrived least
+   * late: an encoder's start-up burst arrives late, never early. Dates the segments.
+   */
+  mediaClockOrigin: number | undefined;
   /** Set once the publish was refused (by admission or for its codec). */
   refusal: Refusal | undefined;
   /** Measures the media from the first message on (sequence headers come before admission). */
@@ -160,7 +167,12 @@ export class PublishConnection {
       );
       return;
     }
-    this.firstMediaAt ??= this.clock.now();
+    const now = this.clock.now();
+    this.firstMediaAt ??= now;
+    this.firstMediaTimestamp ??= timestamp;
+    if (this.mediaClockOrigin === undefined || now - timestamp < this.mediaClockOrigin) {
+      this.mediaClockOrigin = now - timestamp;
+    }
     this.meter.receive(type === 8 ? 8 : 9, timestamp, payload);
     const tag = flvTag(type, timestamp, payload);
     if (this.state === 'accepted') {

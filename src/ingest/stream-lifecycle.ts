@@ -11,6 +11,7 @@
 // This class holds the state of every stream ingest is handling; admission asks it whether a
 // stream may take a publisher, upkeep and restart recovery act through it.
 import type { Logger } from 'pino';
+import { datedFrom, type HlsSegment } from '../media/hls-playlist.ts';
 import type { MediaPaths } from '../media/media-paths.ts';
 import type { Clock } from '../shared/clock.ts';
 import { isStateConflict } from '../shared/errors.ts';
@@ -18,7 +19,7 @@ import type { StreamService } from '../streams/stream.service.ts';
 import type { StreamRow } from '../streams/stream.table.ts';
 import type { VideoService } from '../videos/video.service.ts';
 import type { IngestHealthBoard } from './health/health-board.ts';
-import { HlsPackager } from './hls-packager.ts';
+import { HlsPackager, LOW_LATENCY_SEGMENT_SECONDS, SEGMENT_SECONDS } from './hls-packager.ts';
 import type { LiveThumbnails } from './live-thumbnails.ts';
 import { recordStreamAsVideo } from './recording.ts';
 import type { PublishConnection } from './rtmp-server.ts';
@@ -109,11 +110,12 @@ export class StreamLifecycle {
       folder.publishDir(index),
       (segments) => {
         void state.enqueue(async () => {
-          state.publishes[index] = StreamFolder.inPublish(index, segments);
+          state.publishes[index] = StreamFolder.inPublish(index, dateSegments(connection, segments));
           await this.segmentsChanged(state);
         }, logger);
       },
       logger.child({ streamId: state.streamId, publish: index }),
+      state.latencyMode === 'low' ? LOW_LATENCY_SEGMENT_SECONDS : SEGMENT_SECONDS,
     );
     state.packagers.add(packager);
     connection.accept(packager.input);
@@ -315,3 +317,22 @@ export class StreamLifecycle {
     );
   }
 }
+
+/**
+ * A publish's segments dated from when their frames reached the ingest (ffmpeg's own dates
+ * start when its muxer did, seconds late). Dates are fixed by the first segment: a live
+ * playlist only ever grows, so a date once listed never changes.
+ */
+function dateSegments(connection: PublishConnection, segments: HlsSegment[]): HlsSegment[] {
+  let start = publishStarts.get(connection);
+  if (start === undefined) {
+    const origin = connection.mediaClockOrigin;
+    if (origin === undefined) return segments;
+    start = origin + (connection.firstMediaTimestamp ?? 0);
+    publishStarts.set(connection, start);
+  }
+  return datedFrom(start, segments);
+}
+
+/** The wall-clock start of each publish's first segment, fixed when it is first listed. */
+const publishStarts = new WeakMap<PublishConnection, number>();

@@ -3,7 +3,7 @@
 // two steps at once.
 import type { Logger } from 'pino';
 import type { HlsSegment } from '../media/hls-playlist.ts';
-import type { StreamRow } from '../streams/stream.table.ts';
+import type { LatencyMode, StreamRow } from '../streams/stream.table.ts';
 import type { HlsPackager } from './hls-packager.ts';
 import type { PublishConnection } from './rtmp-server.ts';
 
@@ -13,6 +13,8 @@ export class StreamState {
   readonly publishes: HlsSegment[][] = [];
   live: boolean;
   record: boolean;
+  /** Chooses each publish's segment length. */
+  readonly latencyMode: LatencyMode;
   publisher: PublishConnection | undefined;
   readonly packagers = new Set<HlsPackager>();
   reconnectTimer: NodeJS.Timeout | undefined;
@@ -27,6 +29,7 @@ export class StreamState {
     this.streamId = stream.id;
     this.live = stream.status === 'live';
     this.record = stream.record === 1;
+    this.latencyMode = stream.latency_mode;
   }
 
   /** Runs `step` after every step queued before it; a failing step is logged, not fatal. */

@@ -10,6 +10,12 @@ export interface HlsSegment {
   duration: number;
   /** Relative to the playlist that lists it. */
   uri: string;
+  /**
+   * EXT-X-PROGRAM-DATE-TIME: the wall-clock time of the segment's first frame, as the packager
+   * wrote it (ISO 8601, kept as text so it is rendered exactly as read). Players use it to
+   * place the live edge and report how far behind it they are.
+   */
+  programDateTime?: string;
 }
 
 export interface ParsedPlaylist {
@@ -20,16 +26,24 @@ export interface ParsedPlaylist {
 export function parseMediaPlaylist(text: string): ParsedPlaylist {
   const segments: HlsSegment[] = [];
   let pending: number | undefined;
+  let pendingDate: string | undefined;
   let ended = false;
   for (const raw of text.split('\n')) {
     const line = raw.trim();
     if (line.startsWith('#EXTINF:')) {
       pending = Number.parseFloat(line.slice('#EXTINF:'.length));
+    } else if (line.startsWith('#EXT-X-PROGRAM-DATE-TIME:')) {
+      const date = line.slice('#EXT-X-PROGRAM-DATE-TIME:'.length);
+      // A date a player could not read is dropped rather than passed on.
+      pendingDate = Number.isNaN(Date.parse(date)) ? undefined : date;
     } else if (line === '#EXT-X-ENDLIST') {
       ended = true;
     } else if (line !== '' && !line.startsWith('#') && pending !== undefined) {
-      segments.push({ duration: Number.isFinite(pending) ? pending : 0, uri: line });
+      const segment: HlsSegment = { duration: Number.isFinite(pending) ? pending : 0, uri: line };
+      if (pendingDate !== undefined) segment.programDateTime = pendingDate;
+      segments.push(segment);
       pending = undefined;
+      pendingDate = undefined;
     }
   }
   return { segments, ended };
@@ -45,7 +59,10 @@ export interface PlaylistContent {
 
 export function renderPlaylist(content: PlaylistContent): string {
   const all = content.publishes.flat();
-  const target = Math.max(1, ...all.map((segment) => Math.ceil(segment.duration)));
+  // RFC 8216 4.3.3.1: each EXTINF, rounded to the nearest integer, is at most the target. Not the
+  // ceiling: a 1.03 s segment would make the target 2, and players hold back from the live edge
+  // by a multiple of the target.
+  const target = Math.max(1, ...all.map((segment) => Math.round(segment.duration)));
   const lines = [
     '#EXTM3U',
     '#EXT-X-VERSION:6',
@@ -59,10 +76,30 @@ export function renderPlaylist(content: PlaylistContent): string {
     if (publish.length === 0) continue;
     if (!first) lines.push('#EXT-X-DISCONTINUITY');
     first = false;
-    for (const segment of publish) lines.push(`#EXTINF:${segment.duration.toFixed(6)},`, segment.uri);
+    for (const segment of publish) {
+      if (segment.programDateTime !== undefined) {
+        lines.push(`#EXT-X-PROGRAM-DATE-TIME:${segment.programDateTime}`);
+      }
+      lines.push(`#EXTINF:${segment.duration.toFixed(6)},`, segment.uri);
+    }
   }
   if (content.ended) lines.push('#EXT-X-ENDLIST');
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Dates a publish's segments from the moment its first frame reached the ingest, plus media
+ * time. ffmpeg's own dates start when its HLS muxer did, after probing the input: a second or
+ * two after the first frame, which would make every player's idea of the live edge's wall-clock
+ * time that much late.
+ */
+export function datedFrom(firstFrameAt: number, segments: readonly HlsSegment[]): HlsSegment[] {
+  let start = firstFrameAt;
+  return segments.map((segment) => {
+    const dated = { ...segment, programDateTime: new Date(Math.round(start)).toISOString() };
+    start += segment.duration * 1000;
+    return dated;
+  });
 }
 
 export function totalDuration(segments: readonly HlsSegment[]): number {

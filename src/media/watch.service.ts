@@ -31,6 +31,8 @@ export interface WatchInfo {
   /** The HLS playlist, once media exists. */
   playback_url: string | null;
   thumbnail_url: string | null;
+  /** A stream's latency mode, which tunes the player (public/watch.js playerConfigFor); null for a video. */
+  latency_mode: 'normal' | 'low' | null;
 }
 
 export class WatchService {
@@ -71,6 +73,7 @@ export class WatchService {
       started_at: toIso(stream.started_at),
       playback_url: hasMedia ? this.urls.streamPlayback(id) : null,
       thumbnail_url: stream.thumbnail_at === null ? null : this.urls.streamThumbnail(id, stream.thumbnail_at),
+      latency_mode: stream.latency_mode,
     };
   }
 
@@ -92,6 +95,7 @@ export class WatchService {
       started_at: null,
       playback_url: hasMedia ? this.urls.videoPlayback(id) : null,
       thumbnail_url: hasMedia ? this.urls.videoThumbnail(id) : null,
+      latency_mode: null,
     };
   }
 

@@ -20,6 +20,7 @@ const STREAM_LIST_COLUMNS = [
   'scheduled_at',
   'thumbnail_at',
   'created_at',
+  'latency_mode',
 ] as const;
 
 const STREAM_COLUMNS = [

@@ -95,6 +95,7 @@ export const streamRoutes: FastifyPluginAsyncTypebox<StreamRoutesOptions> = asyn
         category: body.category,
         privacy: body.privacy,
         record: body.record,
+        latencyMode: body.latency_mode,
       });
       return reply.code(201).send(toStreamDetail(created.stream, urls, created.streamKey));
     },

@@ -13,6 +13,7 @@ import { IngestHealth } from './ingest-health.schemas.ts';
 
 export const STREAM_STATUSES = ['live', 'scheduled', 'ended'] as const;
 export const PRIVACIES = ['public', 'private'] as const;
+export const LATENCY_MODES = ['normal', 'low'] as const;
 
 const streamListFields = {
   id: Type.String({ description: 'Prefix `str_`.' }),
@@ -28,6 +29,10 @@ const streamListFields = {
   thumbnail_url: Nullable(Url),
   stream_url: Url,
   created_at: Timestamp,
+  latency_mode: StringEnum(LATENCY_MODES, {
+    description:
+      '`normal` (2 s segments, about 6 s behind live) or `low` (1 s segments, a player kept near the live edge).',
+  }),
 };
 
 const streamDetailFields = {
@@ -89,6 +94,13 @@ export const CreateStreamBody = Type.Object(
       Type.Boolean({
         default: true,
         description: 'Whether the recording becomes a video when the stream ends.',
+      }),
+    ),
+    latency_mode: Type.Optional(
+      StringEnum(LATENCY_MODES, {
+        default: 'normal',
+        description:
+          "`low` packages 1-second segments and keeps the player near the live edge (set the encoder's keyframe interval to 1 s); `normal` uses 2-second segments.",
       }),
     ),
   },

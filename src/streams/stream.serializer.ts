@@ -20,6 +20,7 @@ export function toStreamListItem(row: StreamListRow, urls: PublicUrls): StreamLi
     thumbnail_url: row.thumbnail_at === null ? null : urls.streamThumbnail(row.id, row.thumbnail_at),
     stream_url: urls.streamPage(row.id),
     created_at: toIso(row.created_at),
+    latency_mode: row.latency_mode,
   };
 }
 

@@ -10,7 +10,7 @@ import type { PublicUrls } from '../shared/public-urls.ts';
 import type { StreamKeyVault } from './stream-key-vault.ts';
 import * as repo from './stream.repository.ts';
 import { toStreamDetail } from './stream.serializer.ts';
-import type { Privacy, StreamRow, StreamStatus } from './stream.table.ts';
+import type { LatencyMode, Privacy, StreamRow, StreamStatus } from './stream.table.ts';
 
 export interface CreateStreamInput {
   title: string;
@@ -21,6 +21,8 @@ export interface CreateStreamInput {
   privacy?: Privacy | undefined;
   /** Whether the recording becomes a video when the stream ends (default true). */
   record?: boolean | undefined;
+  /** Default `normal`. */
+  latencyMode?: LatencyMode | undefined;
 }
 
 export interface CreatedStream {
@@ -88,6 +90,7 @@ export class StreamService {
       created_at: now,
       updated_at: now,
       record: input.record === false ? 0 : 1,
+      latency_mode: input.latencyMode ?? 'normal',
     };
     const streamKey = newStreamKey();
     await repo.insertStream(this.db, { ...row, ...this.keys.seal(streamKey, row.id) });

@@ -1,7 +1,9 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { ColumnType, Insertable, Selectable } from 'kysely';
 
 export type StreamStatus = 'scheduled' | 'live' | 'ended';
 export type Privacy = 'public' | 'private';
+/** How close to live viewers sit: `low` packages 1 s segments and tunes the player for the edge. */
+export type LatencyMode = 'normal' | 'low';
 
 export interface StreamTable {
   id: string;
@@ -29,6 +31,8 @@ export interface StreamTable {
   stream_key_ciphertext: string | null;
   /** 1 when the recording becomes a video at the end (0/1 for both dialects). */
   record: number;
+  /** The column defaults to `normal`, so rows written without it (seeds, older code) are normal. */
+  latency_mode: ColumnType<LatencyMode, LatencyMode | undefined, LatencyMode>;
 }
 
 /** A stream as the API and events see it: everything but the secret stream key's forms. */

@@ -9,6 +9,7 @@ const LIST_FIELDS = [
   'creator_id',
   'description',
   'id',
+  'latency_mode',
   'privacy',
   'scheduled_at',
   'started_at',

@@ -116,7 +116,10 @@ for (const dialect of DIALECTS) {
       assert.equal((await again.exited).code, 0);
       const pushedSeconds = 8 + 4;
       const afterReconnect = await (await fetch(playlistUrl)).text();
-      assert.match(afterReconnect, /#EXT-X-DISCONTINUITY\n#EXTINF:[\d.]+,\np1\/seg00000\.ts/);
+      assert.match(
+        afterReconnect,
+        /#EXT-X-DISCONTINUITY\n#EXT-X-PROGRAM-DATE-TIME:\S+\n#EXTINF:[\d.]+,\np1\/seg00000\.ts/,
+      );
       assert.equal((await server.events('stream.started')).length, 1, 'one stream, started once');
 
       // After the window: ended, stream.ended, then the recording as a video.

@@ -580,6 +580,11 @@ export interface operations {
                             description: string | null;
                             /** @description Prefix `str_`. */
                             id: string;
+                            /**
+                             * @description `normal` (2 s segments, about 6 s behind live) or `low` (1 s segments, a player kept near the live edge).
+                             * @enum {string}
+                             */
+                            latency_mode: 'normal' | 'low';
                             /** @enum {string} */
                             privacy: 'public' | 'private';
                             /**
@@ -704,6 +709,12 @@ export interface operations {
                     category?: 'gaming' | 'music' | 'coding' | 'talk' | 'art' | 'just-chatting' | 'sports' | 'education' | 'science-and-technology' | 'travel' | 'food' | 'fitness';
                     description?: string;
                     /**
+                     * @description `low` packages 1-second segments and keeps the player near the live edge (set the encoder's keyframe interval to 1 s); `normal` uses 2-second segments.
+                     * @default normal
+                     * @enum {string}
+                     */
+                    latency_mode?: 'normal' | 'low';
+                    /**
                      * @default public
                      * @enum {string}
                      */
@@ -809,6 +820,11 @@ export interface operations {
                             /** @description Secret key to publish with. Shown only to the creator, on a write-scoped key. */
                             stream_key: string;
                         };
+                        /**
+                         * @description `normal` (2 s segments, about 6 s behind live) or `low` (1 s segments, a player kept near the live edge).
+                         * @enum {string}
+                         */
+                        latency_mode: 'normal' | 'low';
                         peak_viewer_count: number | null;
                         /** @enum {string} */
                         privacy: 'public' | 'private';
@@ -1063,6 +1079,11 @@ export interface operations {
                             /** @description Secret key to publish with. Shown only to the creator, on a write-scoped key. */
                             stream_key: string;
                         };
+                        /**
+                         * @description `normal` (2 s segments, about 6 s behind live) or `low` (1 s segments, a player kept near the live edge).
+                         * @enum {string}
+                         */
+                        latency_mode: 'normal' | 'low';
                         peak_viewer_count: number | null;
                         /** @enum {string} */
                         privacy: 'public' | 'private';
@@ -1281,6 +1302,11 @@ export interface operations {
                             /** @description Secret key to publish with. Shown only to the creator, on a write-scoped key. */
                             stream_key: string;
                         };
+                        /**
+                         * @description `normal` (2 s segments, about 6 s behind live) or `low` (1 s segments, a player kept near the live edge).
+                         * @enum {string}
+                         */
+                        latency_mode: 'normal' | 'low';
                         peak_viewer_count: number | null;
                         /** @enum {string} */
                         privacy: 'public' | 'private';

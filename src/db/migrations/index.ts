@@ -7,6 +7,7 @@ import * as webhookManagement from './2026-11-23-003-webhook-management.ts';
 import * as idempotencyKeys from './2026-11-23-004-idempotency-keys.ts';
 import * as channelKeys from './2026-11-23-010-channel-keys.ts';
 import * as videoViews from './2026-11-23-020-video-views.ts';
+import * as latencyMode from './2026-11-23-040-latency-mode.ts';
 import * as webSignIn from './2026-11-23-050-web-sign-in.ts';
 
 // Migrations run in the order of their names; a new one is a new dated file added here.
@@ -19,5 +20,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-004-idempotency-keys': idempotencyKeys,
   '2026-11-23-010-channel-keys': channelKeys,
   '2026-11-23-020-video-views': videoViews,
+  '2026-11-23-040-latency-mode': latencyMode,
   '2026-11-23-050-web-sign-in': webSignIn,
 };

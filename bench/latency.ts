@@ -1,0 +1,212 @@
+// Live latency as a viewer sees it, per latency_mode: `measureLatency({ mode, seconds })` runs
+// the service as `npm start` runs it (bin/tributary.js serve, on a fresh SQLite file), pushes a
+// 640x360 30 fps test pattern whose frames carry the wall-clock millisecond they were made
+// (test/helpers/latency-probe.ts), plays the stream's watch page in headless Chromium and
+// compares each shown frame's stamp with the moment Chromium presents it. The figures are
+// percentiles over every frame shown during `seconds` (30 a second), after playback started.
+//
+// A bench that already runs a server (`npm run bench -- --ingest`) passes `server` instead:
+// its base URL (PUBLIC_URL) and a write-scoped key; the stream is created through its API.
+//
+// Error bars: stamps are taken as frames leave the pattern generator, before a zero-latency
+// x264 encode (under a frame) and a loopback RTMP send, so a figure is at most ~35 ms above the
+// ingest-to-screen latency; presentation times are within a 16 ms vsync.
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Page } from 'playwright-core';
+import {
+  percentile,
+  pushClockPattern,
+  readLatencySamples,
+  startLatencyProbe,
+  type LatencySample,
+} from '../test/helpers/latency-probe.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/helpers/media-browser.ts';
+import { cli, startServer } from './processes.ts';
+
+export type LatencyMode = 'normal' | 'low';
+
+/** The issue's targets for the p50, in ms. */
+export const LATENCY_TARGET_MS: Record<LatencyMode, number> = { normal: 6000, low: 3500 };
+
+export interface LatencyFigures {
+  mode: LatencyMode;
+  method: 'burned-in wall clock, read per shown frame in Chromium';
+  seconds: number;
+  frames: number;
+  /** Frames whose stamp could not be read (should be 0). */
+  unreadable: number;
+  p50Ms: number;
+  p90Ms: number;
+  minMs: number;
+  maxMs: number;
+  targetMs: number;
+  /** The p50 is under the target. */
+  met: boolean;
+}
+
+export interface MeasureLatencyOptions {
+  mode: LatencyMode;
+  /** How long to measure once playback has started (the bench's figure uses 120). */
+  seconds: number;
+  /** A running service to measure instead of starting one. */
+  server?: { baseUrl: string; writeKey: string };
+  log?: (line: string) => void;
+}
+
+const SERVICE_PORT = 18_095;
+const RTMP_PORT = 19_395;
+
+export async function measureLatency(options: MeasureLatencyOptions): Promise<LatencyFigures> {
+  const log = options.log ?? (() => undefined);
+  const cleanups: (() => Promise<void> | void)[] = [];
+  try {
+    const server = options.server ?? (await startService(cleanups, log));
+    const auth = { authorization: `Bearer ${server.writeKey}`, 'content-type': 'application/json' };
+    const response = await fetch(`${server.baseUrl}/v1/streams`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ title: `Latency bench (${options.mode})`, latency_mode: options.mode }),
+    });
+    const stream = (await response.json()) as {
+      id: string;
+      stream_url: string;
+      ingest?: { rtmp_url: string; stream_key: string };
+    };
+    if (response.status !== 201 || !stream.ingest) {
+      throw new Error(`could not create a stream (${response.status}): ${JSON.stringify(stream)}`);
+    }
+    const push = pushClockPattern(
+      `${stream.ingest.rtmp_url}/${stream.ingest.stream_key}`,
+      options.seconds + 120,
+      { keyframeSeconds: options.mode === 'low' ? 1 : 2 },
+    );
+    cleanups.push(() => {
+      push.stop();
+    });
+    await until(
+      'the stream to go live',
+      async () => {
+        const read = await fetch(`${server.baseUrl}/v1/streams/${stream.id}`, { headers: auth });
+        return ((await read.json()) as { status: string }).status === 'live';
+      },
+      30_000,
+    );
+
+    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-bench-chromium-'));
+    const browser = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: CHROMIUM_ARGS,
+    });
+    cleanups.push(async () => {
+      await browser.close();
+      fs.rmSync(profile, { recursive: true, force: true });
+    });
+    const page = await browser.newPage();
+    await page.goto(stream.stream_url);
+    await page.waitForFunction(
+      () => {
+        const video = (globalThis as any).document.querySelector('#player');
+        return video.currentTime > 1 && !video.paused;
+      },
+      undefined,
+      { timeout: 30_000, polling: 200 },
+    );
+    await startLatencyProbe(page);
+    log(`Measuring ${options.mode} latency for ${options.seconds} s ...`);
+    const { samples, unreadable } = await collect(page, options.seconds);
+    const ms = samples.map((sample) => sample.ms);
+    const p50Ms = Math.round(percentile(ms, 50));
+    const targetMs = LATENCY_TARGET_MS[options.mode];
+    return {
+      mode: options.mode,
+      method: 'burned-in wall clock, read per shown frame in Chromium',
+      seconds: options.seconds,
+      frames: ms.length,
+      unreadable,
+      p50Ms,
+      p90Ms: Math.round(percentile(ms, 90)),
+      minMs: Math.round(Math.min(...ms)),
+      maxMs: Math.round(Math.max(...ms)),
+      targetMs,
+      met: p50Ms < targetMs,
+    };
+  } finally {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  }
+}
+
+/** `bin/tributary.js serve` on a fresh data folder, with a creator's write key. */
+async function startService(
+  cleanups: (() => Promise<void> | void)[],
+  log: (line: string) => void,
+): Promise<{ baseUrl: string; writeKey: string }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-bench-latency-'));
+  cleanups.push(() => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+  const baseUrl = `http://127.0.0.1:${SERVICE_PORT}`;
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    DATABASE_URL: path.join(dataDir, 'bench.db'),
+    DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    PORT: String(SERVICE_PORT),
+    PUBLIC_URL: baseUrl,
+    RTMP_PORT: String(RTMP_PORT),
+    LOG_LEVEL: 'info',
+    SECRET_KEY: randomBytes(32).toString('hex'),
+  };
+  const userId = await cli(env, ['users', 'create', '--name', 'Latency bench']);
+  const writeKey = await cli(env, ['keys', 'create', '--user', userId, '--scope', 'write']);
+  log('Starting the service ...');
+  const service = await startServer({
+    script: 'bin/tributary.js',
+    args: ['serve'],
+    env,
+    port: SERVICE_PORT,
+    logFile: path.join(dataDir, 'service.log'),
+    readyPath: '/healthz',
+  });
+  cleanups.push(() => service.stop());
+  return { baseUrl, writeKey };
+}
+
+/** Samples until they span `seconds` of presentation time. */
+async function collect(
+  page: Page,
+  seconds: number,
+): Promise<{ samples: LatencySample[]; unreadable: number }> {
+  const samples: LatencySample[] = [];
+  let unreadable = 0;
+  await until(
+    `${seconds} s of frames`,
+    async () => {
+      const read = await readLatencySamples(page);
+      samples.push(...read.samples);
+      unreadable += read.rejected;
+      const first = samples[0];
+      const last = samples.at(-1);
+      return first !== undefined && last !== undefined && last.at - first.at >= seconds * 1000;
+    },
+    (seconds + 30) * 1000,
+  );
+  return { samples, unreadable };
+}
+
+async function until(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      if (await check()) return;
+    } catch {
+      // Not ready yet (the service still starting, say): try again.
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
