@@ -8,6 +8,7 @@ import {
   ADDRESS_FAILURE_LIMIT,
   SIGN_IN_WINDOW_MS,
 } from '../../src/accounts/login.service.ts';
+import { ConfigError, loadConfig } from '../../src/config.ts';
 import { SESSION_IDLE_MS } from '../../src/web/session/session.service.ts';
 import { startTestApp } from '../helpers/app.ts';
 import { TestClock } from '../helpers/clock.ts';
@@ -178,4 +179,38 @@ test('sessions slide: used within 14 days they live on, unused they end; https m
   assert.equal((await agent.get('/account')).status, 200, '20 days in, alive because it was used at day 10');
   clock.advance(SESSION_IDLE_MS + 1000);
   assert.equal((await agent.get('/account')).status, 303, 'unused for 14 days: ended');
+});
+
+test('changing the password on /account signs the other sessions out and keeps this one', async (t) => {
+  const server = await startTestApp(t, { dialect: 'sqlite' });
+  const here = await signUp(server.origin, { name: 'Io', email: 'io@example.com', password: PASSWORD });
+  const there = await signIn(server.origin, { email: 'io@example.com', password: PASSWORD });
+  const wrong = await here.post('/account/password', {
+    current_password: 'not it at all',
+    password: 'a new password!',
+  });
+  assert.equal(wrong.status, 401);
+  assert.equal((await there.get('/account')).status, 200, 'a failed change changes nothing');
+  const changed = await here.post('/account/password', {
+    current_password: PASSWORD,
+    password: 'a new password!',
+  });
+  assert.equal(changed.status, 200);
+  assert.match(await changed.text(), /Your password is saved/);
+  assert.equal((await here.get('/account')).status, 200);
+  assert.equal((await there.get('/account')).status, 303);
+  await signIn(server.origin, { email: 'io@example.com', password: 'a new password!' });
+});
+
+test('SIGNUPS is open unless set, and only open or closed', () => {
+  assert.equal(loadConfig({ DATABASE_URL: ':memory:' }).signups, 'open');
+  assert.equal(loadConfig({ DATABASE_URL: ':memory:', SIGNUPS: 'closed' }).signups, 'closed');
+  assert.throws(
+    () => loadConfig({ DATABASE_URL: ':memory:', SIGNUPS: 'maybe' }),
+    (error: unknown) => {
+      assert.ok(error instanceof ConfigError);
+      assert.match(error.message, /SIGNUPS must be one of open, closed \(got "maybe"\)/);
+      return true;
+    },
+  );
 });

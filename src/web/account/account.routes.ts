@@ -79,7 +79,7 @@ function accountPage(request: FastifyRequest, user: WebUser, notice?: Notice): s
 }
 
 export async function accountRoutes(app: FastifyInstance, options: WebRoutesOptions): Promise<void> {
-  const { logins } = options.services;
+  const { logins, webSessions } = options.services;
 
   app.get('/account', { config: { access: 'page' }, schema: { hide: true } }, async (request, reply) => {
     const user = requireUser(request, reply);
@@ -108,9 +108,14 @@ export async function accountRoutes(app: FastifyInstance, options: WebRoutesOpti
           STATUS_BY_CODE[error.code],
         );
       }
+      // Whoever knew the old password is signed out everywhere else.
+      if (request.webSessionToken !== null) await webSessions.endOthers(user.id, request.webSessionToken);
       return sendPage(
         reply,
-        accountPage(request, updated, { kind: 'success', message: 'Your password is saved.' }),
+        accountPage(request, updated, {
+          kind: 'success',
+          message: 'Your password is saved. Your other sessions are signed out.',
+        }),
       );
     },
   );

@@ -54,3 +54,8 @@ export async function deleteUserSessions(db: Db, userId: string, now: number): P
   await db.deleteFrom('web_sessions').where('user_id', '=', userId).execute();
   await db.deleteFrom('web_sessions').where('expires_at', '<=', now).execute();
 }
+
+/** Every other session of the user (after a password change). */
+export async function deleteOtherSessions(db: Db, userId: string, keepId: string): Promise<void> {
+  await db.deleteFrom('web_sessions').where('user_id', '=', userId).where('id', '!=', keepId).execute();
+}

@@ -83,6 +83,11 @@ export class WebSessionService {
     await repo.deleteUserSessions(this.db, userId, this.clock.now());
   }
 
+  /** After a password change: the user's other sessions end, the one that changed it stays. */
+  async endOthers(userId: string, keepToken: string): Promise<void> {
+    await repo.deleteOtherSessions(this.db, userId, hashToken(keepToken));
+  }
+
   /** A fresh value for a visitor's pre-session cookie, which their CSRF token is bound to. */
   newPreSession(): string {
     return randomBase62(32);
