@@ -2,13 +2,13 @@
 // ffmpeg publishes to it, plays it with the project's hls.js, and is counted as a viewer;
 // after the stream ends it opens the recording's video_url and plays that too.
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
-import { DIALECTS } from '../helpers/databases.ts';
+import { describe } from 'node:test';
+import { mediaDialects } from '../helpers/databases.ts';
 import { launchBrowser, waitForText, waitUntilPlaying } from '../helpers/media-browser.ts';
 import { startMediaServer } from '../helpers/media-server.ts';
 import { pushTestPattern, waitFor } from '../helpers/media-tools.ts';
 
-for (const dialect of DIALECTS) {
+for (const { dialect, test } of mediaDialects(null)) {
   describe(`watch pages in Chromium on ${dialect}`, () => {
     test('stream_url plays live and counts its viewers; video_url plays the recording', async (t) => {
       // Players refetch the live playlist every 2 s; a 5 s window tells a closed one quickly.
