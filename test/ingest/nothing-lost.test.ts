@@ -98,7 +98,7 @@ async function packagedPublish(paths: MediaPaths, streamId: string, seconds: num
 }
 
 for (const { dialect, test } of mediaDialects(
-  'the next start finishes an end a stopped process left half done',
+  'a recording that fails on every try is left for the next start, which publishes it',
 )) {
   describe(`nothing silently lost on ${dialect}`, () => {
     for (const kind of ['audio-only', 'video-only'] as const) {
