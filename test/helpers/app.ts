@@ -3,6 +3,7 @@
 // and the media routes with live RTMP ingest and real ffmpeg, wired as `tributary serve` wires
 // them. Clients talk to it with fetch, as an API client would. startTestServer,
 // startWebhookServer and startMediaServer are this with their own defaults.
+import fs from 'node:fs';
 import net from 'node:net';
 import { Writable } from 'node:stream';
 import type { TestContext } from 'node:test';
@@ -13,7 +14,7 @@ import { buildApp } from '../../src/app.ts';
 import type { ScryptCost } from '../../src/accounts/password.ts';
 import type { HttpLimitsConfig, IngestConfig, WebhookConfig } from '../../src/config.ts';
 import { createServices, type Services } from '../../src/container.ts';
-import { migrateToLatest, openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
+import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
 import type { Dialect } from '../../src/db/dialect.ts';
 import { MemoryRateLimitStore, type RateLimitStore } from '../../src/http/rate-limit-store.ts';
 import { startIngest, type IngestHandle } from '../../src/ingest/ingest.ts';
@@ -274,9 +275,32 @@ function capturingLogger(logs: string[]): Logger {
   );
 }
 
+/**
+ * TEST_SQL_LOG=FILE appends, when each test app stops, one line per distinct statement it ran:
+ * dialect, test name and the SQL with placeholders as `?`. It shows which queries run on which
+ * dialect (the PostgreSQL coverage of SQLite-only media tests, test/helpers/databases.ts).
+ */
+function withSqlRecorder(
+  t: TestContext,
+  dialect: Dialect,
+  log: LogConfig | undefined,
+): LogConfig | undefined {
+  const file = process.env.TEST_SQL_LOG;
+  if (!file || (log !== undefined && typeof log !== 'function')) return log;
+  const statements = new Set<string>();
+  t.after(() => {
+    const lines = [...statements].map((sql) => `${dialect}\t${t.fullName}\t${sql}\n`);
+    fs.appendFileSync(file, lines.join(''));
+  });
+  return (event) => {
+    statements.add(event.query.sql.replace(/\$\d+/g, '?').replace(/\s+/g, ' '));
+    if (typeof log === 'function') void log(event);
+  };
+}
+
 /** Starts the application as `options` ask; everything started is stopped when `t` ends. */
 export async function startTestApp(t: TestContext, options: TestAppOptions): Promise<TestApp> {
-  const database = await createTestDatabase(options.dialect);
+  const database = await createTestDatabase(options.dialect, { migrated: true });
   const stops: (() => Promise<void> | void)[] = [() => database.drop()];
   // Stopped in reverse order, also when starting fails half-way.
   const stopAll = async () => {
@@ -284,9 +308,9 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
   };
   t.after(stopAll);
 
-  const handle = openDatabase(database.url, options.databaseLog ? { log: options.databaseLog } : {});
+  const databaseLog = withSqlRecorder(t, options.dialect, options.databaseLog);
+  const handle = openDatabase(database.url, databaseLog ? { log: databaseLog } : {});
   stops.push(() => handle.close());
-  await migrateToLatest(handle.db);
   const clock = options.clock ?? new TestClock();
   const secretKey = options.secretKey ?? Buffer.alloc(32, 7);
   const config: WebhookConfig = { ...FAST_WEBHOOKS, ...options.webhooks };

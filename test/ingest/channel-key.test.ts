@@ -3,9 +3,9 @@
 // scheduled one within the window, else one in standby, else a new one), and a reset key stops
 // working for new publishes at once.
 import assert from 'node:assert/strict';
-import { describe, test, type TestContext } from 'node:test';
+import { describe, type TestContext } from 'node:test';
 import type { Account } from '../helpers/app.ts';
-import { DIALECTS } from '../helpers/databases.ts';
+import { mediaDialects } from '../helpers/databases.ts';
 import { RtmpTestClient } from '../helpers/rtmp-client.ts';
 import { startMediaServer, type MediaTestServer } from '../helpers/media-server.ts';
 import { pushTestPattern, waitFor, type Push } from '../helpers/media-tools.ts';
@@ -42,7 +42,9 @@ async function liveStreamOf(server: MediaTestServer, account: Account, not?: str
 
 const inHours = (hours: number) => new Date(Date.now() + hours * HOUR).toISOString();
 
-for (const dialect of DIALECTS) {
+for (const { dialect, test } of mediaDialects(
+  'encoders asking at the same moment with one key make one stream, not several',
+)) {
   describe(`channel stream keys on ${dialect}`, () => {
     test('one key publishes two broadcasts one after the other, each its own stream', async (t) => {
       const server = await startMediaServer(t, { dialect, reconnectWindowSeconds: 2 });

@@ -3,8 +3,8 @@
 // misconfigured encoders (10 s keyframes, no audio, a bitrate over the limit) logged once per
 // onset, the disconnected state during the reconnect window, and who may see any of it.
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
-import { DIALECTS } from '../helpers/databases.ts';
+import { describe } from 'node:test';
+import { mediaDialects } from '../helpers/databases.ts';
 import { AAC, pushEncoder } from '../helpers/encoder-push.ts';
 import { startMediaServer, type MediaTestServer } from '../helpers/media-server.ts';
 import { waitFor } from '../helpers/media-tools.ts';
@@ -49,7 +49,9 @@ function warningLines(server: MediaTestServer, code: string) {
     .filter((line) => line.msg === 'ingest health warning' && line.code === code);
 }
 
-for (const dialect of DIALECTS) {
+for (const { dialect, test } of mediaDialects(
+  'a 720p H.264/AAC push: codecs, picture, rates, no warnings; then drops and a reconnect',
+)) {
   describe(`ingest health on ${dialect}`, () => {
     test('a 720p H.264/AAC push: codecs, picture, rates, no warnings; then drops and a reconnect', async (t) => {
       const server = await startMediaServer(t, { dialect, reconnectWindowSeconds: 6 });

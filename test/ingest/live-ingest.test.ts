@@ -2,8 +2,8 @@
 // stream's key, the service packages it as HLS with its own ffmpeg, and everything is checked
 // from the outside: the API, the media URLs, ffprobe, and the events outbox (webhooks' input).
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
-import { DIALECTS } from '../helpers/databases.ts';
+import { describe } from 'node:test';
+import { mediaDialects } from '../helpers/databases.ts';
 import { startMediaServer } from '../helpers/media-server.ts';
 import { createHmac } from 'node:crypto';
 import { startReceiver } from '../helpers/https-receiver.ts';
@@ -11,7 +11,9 @@ import { countSegments, countVideoFrames, probe, pushTestPattern, waitFor } from
 
 const RECONNECT_WINDOW_SECONDS = 3;
 
-for (const dialect of DIALECTS) {
+for (const { dialect, test } of mediaDialects(
+  'a published stream goes live, plays, survives a reconnect and becomes a video',
+)) {
   describe(`live ingest on ${dialect}`, () => {
     test('a published stream goes live, plays, survives a reconnect and becomes a video', async (t) => {
       const server = await startMediaServer(t, {

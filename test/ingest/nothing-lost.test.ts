@@ -8,7 +8,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
-import { describe, test, type TestContext } from 'node:test';
+import { describe, type TestContext } from 'node:test';
 import { LiveThumbnails } from '../../src/ingest/live-thumbnails.ts';
 import { recordStreamAsVideo } from '../../src/ingest/recording.ts';
 import { adoptInterruptedStreams } from '../../src/ingest/restart-recovery.ts';
@@ -18,7 +18,7 @@ import { createLogger } from '../../src/logger.ts';
 import { MediaPaths } from '../../src/media/media-paths.ts';
 import { THUMBNAIL_ATTEMPTS } from '../../src/media/video-publishing.ts';
 import { systemClock } from '../../src/shared/clock.ts';
-import { DIALECTS } from '../helpers/databases.ts';
+import { mediaDialects } from '../helpers/databases.ts';
 import { H264, pushEncoder } from '../helpers/encoder-push.ts';
 import { startMediaServer, type MediaTestServer } from '../helpers/media-server.ts';
 import { probe, waitFor } from '../helpers/media-tools.ts';
@@ -97,7 +97,9 @@ async function packagedPublish(paths: MediaPaths, streamId: string, seconds: num
   return { folder, publishes: await folder.readPublishes() };
 }
 
-for (const dialect of DIALECTS) {
+for (const { dialect, test } of mediaDialects(
+  'a recording that fails on every try is left for the next start, which publishes it',
+)) {
   describe(`nothing silently lost on ${dialect}`, () => {
     for (const kind of ['audio-only', 'video-only'] as const) {
       test(`${kind === 'audio-only' ? 'an' : 'a'} ${kind} broadcast goes live, is recorded and published as a video`, async (t) => {

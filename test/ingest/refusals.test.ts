@@ -2,8 +2,8 @@
 // (ffmpeg prints the status description as "Server error: ...") and our own test client (which
 // reads the status code). A refused publish changes nothing; H.264 with AAC still goes live.
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
-import { DIALECTS } from '../helpers/databases.ts';
+import { describe } from 'node:test';
+import { mediaDialects } from '../helpers/databases.ts';
 import { AAC, H264, pushEncoder } from '../helpers/encoder-push.ts';
 import { startMediaServer } from '../helpers/media-server.ts';
 import { waitFor } from '../helpers/media-tools.ts';
@@ -20,7 +20,9 @@ async function statusFor(port: number, key: string) {
   }
 }
 
-for (const dialect of DIALECTS) {
+for (const { dialect, test } of mediaDialects(
+  'unknown key, ended stream and a second encoder: ffmpeg prints why',
+)) {
   describe(`publish refusals on ${dialect}`, () => {
     test('unknown key, ended stream and a second encoder: ffmpeg prints why', async (t) => {
       const server = await startMediaServer(t, { dialect, reconnectWindowSeconds: 30 });

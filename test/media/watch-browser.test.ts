@@ -3,13 +3,13 @@
 // the page's presence signals; after the stream ends it opens the recording's video_url, plays
 // that too, and counts one view (once, however long it plays or how often it reloads).
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
-import { DIALECTS } from '../helpers/databases.ts';
+import { describe } from 'node:test';
+import { mediaDialects } from '../helpers/databases.ts';
 import { launchBrowser, waitForText, waitUntilPlaying } from '../helpers/media-browser.ts';
 import { startMediaServer } from '../helpers/media-server.ts';
 import { pushTestPattern, waitFor } from '../helpers/media-tools.ts';
 
-for (const dialect of DIALECTS) {
+for (const { dialect, test } of mediaDialects(null)) {
   describe(`watch pages in Chromium on ${dialect}`, () => {
     test('stream_url plays live and counts its viewers; video_url plays the recording', async (t) => {
       // Pages signal presence every 5 s; an 8 s window tells a closed one quickly.

@@ -5,8 +5,8 @@
 // stream continues and the notice goes.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { describe, test } from 'node:test';
-import { DIALECTS } from '../helpers/databases.ts';
+import { describe } from 'node:test';
+import { mediaDialects } from '../helpers/databases.ts';
 import { launchBrowser, waitForText, waitUntilPlaying } from '../helpers/media-browser.ts';
 import { startMediaServer } from '../helpers/media-server.ts';
 import { pushTestPattern, waitFor } from '../helpers/media-tools.ts';
@@ -14,7 +14,9 @@ import { pushTestPattern, waitFor } from '../helpers/media-tools.ts';
 /** TEST_SCREENSHOT_DIR=dir keeps a picture of the page while it reconnects, for a person to look at. */
 const SCREENSHOTS = process.env.TEST_SCREENSHOT_DIR;
 
-for (const dialect of DIALECTS) {
+for (const { dialect, test } of mediaDialects(
+  'says reconnecting when the publisher drops, and live again when it is back',
+)) {
   describe(`the watch page while a publisher reconnects, on ${dialect}`, () => {
     test('says reconnecting when the publisher drops, and live again when it is back', async (t) => {
       // A long window: the test, not the timer, decides when the publisher comes back.
