@@ -5,6 +5,7 @@ import type { ChannelKeyTable } from '../channels/channel-key.table.ts';
 import type { EventTable } from '../events/event.table.ts';
 import type { IdempotencyKeyTable } from '../idempotency/idempotency.table.ts';
 import type { StreamTable } from '../streams/stream.table.ts';
+import type { ViewerSampleTable } from '../streams/viewer-sample.table.ts';
 import type { SubscriptionTable } from '../subscriptions/subscription.table.ts';
 import type { VideoTable } from '../videos/video.table.ts';
 import type { DeliveryAttemptTable, WebhookDeliveryTable, WebhookTable } from '../webhooks/webhook.table.ts';
@@ -23,4 +24,5 @@ export interface Tables {
   idempotency_keys: IdempotencyKeyTable;
   webhook_recoveries: WebhookRecoveryTable;
   channel_keys: ChannelKeyTable;
+  stream_viewer_samples: ViewerSampleTable;
 }

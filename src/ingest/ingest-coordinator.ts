@@ -23,6 +23,7 @@ import { adoptInterruptedStreams } from './restart-recovery.ts';
 import type { PublishConnection } from './rtmp-server.ts';
 import { StreamLifecycle } from './stream-lifecycle.ts';
 import { IngestUpkeep } from './upkeep.ts';
+import { ViewerSamples } from '../streams/viewer-samples.ts';
 
 export interface IngestDeps {
   streams: StreamService;
@@ -89,6 +90,7 @@ export class IngestCoordinator {
       lifecycle: this.lifecycle,
       thumbnails,
       health: deps.health,
+      samples: new ViewerSamples(deps.db, clock),
     });
   }
 

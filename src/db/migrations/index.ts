@@ -6,6 +6,7 @@ import * as webhookSecretRotation from './2026-11-23-002-webhook-secret-rotation
 import * as webhookManagement from './2026-11-23-003-webhook-management.ts';
 import * as idempotencyKeys from './2026-11-23-004-idempotency-keys.ts';
 import * as channelKeys from './2026-11-23-010-channel-keys.ts';
+import * as viewerSamples from './2026-11-23-060-viewer-samples.ts';
 
 // Migrations run in the order of their names; a new one is a new dated file added here.
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-003-webhook-management': webhookManagement,
   '2026-11-23-004-idempotency-keys': idempotencyKeys,
   '2026-11-23-010-channel-keys': channelKeys,
+  '2026-11-23-060-viewer-samples': viewerSamples,
 };
