@@ -36,6 +36,7 @@ import { secretRotationRoutes } from './webhooks/secret-rotation.routes.ts';
 import { webhookRoutes } from './webhooks/webhook.routes.ts';
 import { webhookManagementRoutes } from './webhooks/webhook-management.routes.ts';
 import { deliveryLogRoutes } from './webhooks/delivery-log.routes.ts';
+import { webPlugin } from './web/web.plugin.ts';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -217,6 +218,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     { prefix: '/v1' },
   );
+  // The web app's pages and the assets of every page (the watch pages' too).
+  await app.register(webPlugin(services));
   for (const plugin of options.plugins ?? []) await app.register(plugin);
   await app.ready();
   return app;

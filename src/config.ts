@@ -31,6 +31,8 @@ export interface Config {
   webhooks: WebhookConfig;
   ingest: IngestConfig;
   media: MediaConfig;
+  /** SIGNUPS: whether anyone may create an account on the sign-up page (else only the CLI). */
+  signups: 'open' | 'closed';
 }
 
 export interface MediaConfig {
@@ -254,6 +256,8 @@ export function loadConfig(env: Env = process.env): Config {
     playlistFetchesPerMinute: read.integer('PLAYLIST_FETCHES_PER_MINUTE', 120, 1, 10_000_000),
   };
 
+  const signups = read.oneOf('SIGNUPS', ['open', 'closed'] as const, 'open');
+
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return {
     port,
@@ -272,5 +276,6 @@ export function loadConfig(env: Env = process.env): Config {
     webhooks,
     ingest,
     media,
+    signups,
   };
 }

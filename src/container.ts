@@ -1,6 +1,7 @@
 // The composition root's wiring: one instance of each service over one database. The server,
 // the worker and the CLI all build their parts here, so they share the same rules.
 import { AccountService } from './accounts/account.service.ts';
+import { LoginService } from './accounts/login.service.ts';
 import { ChannelKeyService } from './channels/channel-key.service.ts';
 import {
   DEFAULT_WEBHOOK_HISTORY_DAYS,
@@ -22,6 +23,7 @@ import { VideoService } from './videos/video.service.ts';
 import { SecretBox } from './shared/secret-box.ts';
 import { WebhookService } from './webhooks/webhook.service.ts';
 import { WebhookManagementService } from './webhooks/webhook-management.service.ts';
+import { WebSessionService } from './web/session/session.service.ts';
 
 export interface Services {
   database: DatabaseHandle;
@@ -42,14 +44,19 @@ export interface Services {
   idempotency: IdempotencyService;
   /** What this process's ingest measures of each encoder (empty without the ingest). */
   ingestHealth: IngestHealthBoard;
+  /** Web app sign-up and sign-in (emails, passwords, sign-in links). */
+  logins: LoginService;
+  /** Web app sessions and their CSRF tokens. */
+  webSessions: WebSessionService;
 }
 
 export function createServices(
-  config: Pick<Config, 'publicUrl'> & {
-    ingest: Pick<IngestConfig, 'rtmpPort'> &
-      Partial<Pick<IngestConfig, 'bitrateLimitKbps' | 'reconnectWindowSeconds'>>;
-    webhooks?: Pick<WebhookConfig, 'allowPrivateTargets'> & Partial<Pick<WebhookConfig, 'historyDays'>>;
-  },
+  config: Pick<Config, 'publicUrl'> &
+    Partial<Pick<Config, 'signups'>> & {
+      ingest: Pick<IngestConfig, 'rtmpPort'> &
+        Partial<Pick<IngestConfig, 'bitrateLimitKbps' | 'reconnectWindowSeconds'>>;
+      webhooks?: Pick<WebhookConfig, 'allowPrivateTargets'> & Partial<Pick<WebhookConfig, 'historyDays'>>;
+    },
   database: DatabaseHandle,
   secretKey: Buffer,
   clock: Clock,
@@ -89,6 +96,10 @@ export function createServices(
       ...(config.ingest.reconnectWindowSeconds === undefined
         ? {}
         : { reconnectWindowSeconds: config.ingest.reconnectWindowSeconds }),
+    }),
+    logins: new LoginService(db, clock, { signups: config.signups ?? 'open' }),
+    webSessions: new WebSessionService(db, clock, deriveKey(secretKey, 'web-csrf'), {
+      publicUrl: config.publicUrl,
     }),
   };
 }

@@ -5,6 +5,8 @@ import { LruCache } from '../shared/lru.ts';
 import { notFound } from '../shared/errors.ts';
 import { newId, randomBase62 } from '../shared/ids.ts';
 import * as repo from './account.repository.ts';
+import { KeyUsage } from './key-usage.ts';
+import { findKeyOwner, listKeysWithUsage, type KeyListing } from './key-usage.repository.ts';
 import type { Scope } from './account.table.ts';
 
 export const API_KEY_PREFIX = 'tk_';
@@ -43,9 +45,12 @@ export class AccountService {
     KEY_CACHE_MAX_ENTRIES,
   );
 
+  private readonly usage: KeyUsage;
+
   constructor(db: Db, clock: Clock) {
     this.db = db;
     this.clock = clock;
+    this.usage = new KeyUsage(db, clock);
   }
 
   async createUser(name: string): Promise<{ id: string; name: string }> {
@@ -80,6 +85,18 @@ export class AccountService {
     return repo.listApiKeys(this.db, userId);
   }
 
+  /** A user's keys, newest first, with when each was last used (the keys settings page). */
+  async listKeysWithUsage(userId: string): Promise<KeyListing[]> {
+    await this.usage.flush();
+    return listKeysWithUsage(this.db, userId);
+  }
+
+  /** Revokes a key of this user's; another user's key is not found, exactly like a missing one. */
+  async revokeKeyOf(userId: string, keyId: string): Promise<void> {
+    if ((await findKeyOwner(this.db, keyId)) !== userId) throw notFound('key', keyId);
+    await this.revokeKey(keyId);
+  }
+
   async revokeKey(keyId: string): Promise<void> {
     if (!(await repo.revokeApiKey(this.db, keyId, this.clock.now()))) throw notFound('key', keyId);
   }
@@ -91,6 +108,7 @@ export class AccountService {
     const now = this.clock.now();
     const row = await repo.findActiveKeyByHash(this.db, hashApiKey(key));
     const principal = row ? { userId: row.user_id, keyId: row.id, scope: row.scope } : null;
+    if (row) this.usage.noteUse(row.id);
     this.keyCache.set(key, { principal, expiresAt: now + KEY_CACHE_TTL_MS });
     return principal;
   }

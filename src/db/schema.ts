@@ -10,10 +10,17 @@ import type { SubscriptionTable } from '../subscriptions/subscription.table.ts';
 import type { VideoTable } from '../videos/video.table.ts';
 import type { DeliveryAttemptTable, WebhookDeliveryTable, WebhookTable } from '../webhooks/webhook.table.ts';
 import type { WebhookRecoveryTable } from '../webhooks/recovery.table.ts';
+import type {
+  ApiKeyUsageColumns,
+  SignInFailureTable,
+  SignInLinkTable,
+  UserLoginColumns,
+} from '../accounts/login.table.ts';
+import type { WebSessionTable } from '../web/session/session.table.ts';
 
 export interface Tables {
-  users: UserTable;
-  api_keys: ApiKeyTable;
+  users: UserTable & UserLoginColumns;
+  api_keys: ApiKeyTable & ApiKeyUsageColumns;
   streams: StreamTable;
   videos: VideoTable;
   subscriptions: SubscriptionTable;
@@ -25,4 +32,7 @@ export interface Tables {
   webhook_recoveries: WebhookRecoveryTable;
   channel_keys: ChannelKeyTable;
   stream_viewer_samples: ViewerSampleTable;
+  web_sessions: WebSessionTable;
+  sign_in_failures: SignInFailureTable;
+  sign_in_links: SignInLinkTable;
 }

@@ -13,11 +13,13 @@ import type { RateLimitHit, RateLimitStore } from './rate-limit-store.ts';
 
 /**
  * Who may call a route: `public` without a key (health checks, the OpenAPI document, media and
- * watch pages), `read` with any valid key, `write` with a key of the write scope.
+ * watch pages), `read` with any valid key, `write` with a key of the write scope, `page` for
+ * the web app's pages (no key: a page knows its user from the session cookie, src/web/; its
+ * requests count against the address's budget, and state-changing ones need a CSRF token).
  */
-export type Access = 'public' | 'read' | 'write';
+export type Access = 'public' | 'read' | 'write' | 'page';
 
-const ACCESS_LEVELS: readonly Access[] = ['public', 'read', 'write'];
+const ACCESS_LEVELS: readonly Access[] = ['public', 'read', 'write', 'page'];
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -73,7 +75,7 @@ export function installAccessControl(app: FastifyInstance, options: AccessOption
     if (!isAccess(access)) {
       throw new Error(
         `Route ${methods.join(',')} ${route.url} does not declare its access: ` +
-          `add config: { access: 'public' | 'read' | 'write' } to its options.`,
+          `add config: { access: 'public' | 'read' | 'write' | 'page' } to its options.`,
       );
     }
     for (const method of methods) table.push({ method, url: route.url, access });
@@ -89,7 +91,8 @@ export function installAccessControl(app: FastifyInstance, options: AccessOption
       done();
       return;
     }
-    const header = request.headers.authorization;
+    // A page ignores API keys: it is limited per address, like any request without a key.
+    const header = access === 'page' ? undefined : request.headers.authorization;
     const presented = header === undefined ? undefined : BEARER.exec(header)?.[1];
     const admit = (principal: Principal | null): void => {
       request.principal = principal;
@@ -118,7 +121,7 @@ function refusal(
   presented: string | undefined,
   principal: Principal | null,
 ): AppError | undefined {
-  if (access === 'public') return undefined;
+  if (access === 'public' || access === 'page') return undefined;
   if (presented === undefined) {
     return new AppError(
       'authentication_required',

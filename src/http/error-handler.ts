@@ -35,6 +35,10 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   rate_limit_exceeded: 429,
   internal_error: 500,
   service_unavailable: 503,
+  csrf_failed: 403,
+  invalid_credentials: 401,
+  email_taken: 409,
+  signups_closed: 403,
 };
 
 export function errorBody(error: AppError) {

@@ -1,12 +1,9 @@
 // Watch pages (`stream_url`, `video_url`), the JSON they poll for status and viewers, and
 // their assets: the project's own player script and hls.js from node_modules, never a CDN.
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { PublicUrls } from '../shared/public-urls.ts';
 import { AppError } from '../shared/errors.ts';
 import type { MediaCache } from './media-cache.ts';
-import { sendFile } from './media-files.ts';
 import { renderNotFoundPage, renderWatchPage, WATCH_PAGE_CSP } from './watch-page.ts';
 import type { WatchInfo, WatchService } from './watch.service.ts';
 
@@ -16,16 +13,10 @@ export interface WatchRoutesOptions {
   cache: MediaCache;
 }
 
-const PUBLIC_DIR = path.resolve(import.meta.dirname, '../../public');
-/** A Map, not an object: a name like `__proto__` or `constructor` must find nothing. */
-const ASSETS = new Map<string, string>([
-  ['hls.min.js', createRequire(import.meta.url).resolve('hls.js/dist/hls.min.js')],
-  ['watch.js', path.join(PUBLIC_DIR, 'watch.js')],
-  ['watch.css', path.join(PUBLIC_DIR, 'watch.css')],
-]);
+// Their assets (/assets/...) are served by src/web/assets.routes.ts with the app's own.
 
 export async function watchRoutes(app: FastifyInstance, options: WatchRoutesOptions): Promise<void> {
-  const { watch, urls, cache } = options;
+  const { watch, urls } = options;
   const schema = { hide: true };
   const assets = `${urls.basePath}/assets`;
 
@@ -65,11 +56,5 @@ export async function watchRoutes(app: FastifyInstance, options: WatchRoutesOpti
       if (!info) throw new AppError('resource_not_found', 'No stream or video with this id can be watched.');
       return reply.header('Cache-Control', 'no-cache').send(forPage(info));
     },
-  );
-
-  app.get<{ Params: { name: string } }>(
-    '/assets/:name',
-    { config: { access: 'public' }, schema },
-    async (request, reply) => sendFile(request, reply, cache, ASSETS.get(request.params.name), 'asset'),
   );
 }

@@ -29,7 +29,12 @@ export type ErrorCode =
   | 'rate_limit_exceeded'
   | 'range_not_satisfiable'
   | 'service_unavailable'
-  | 'internal_error';
+  | 'internal_error'
+  // The web app (src/web/): forms and sign-in.
+  | 'csrf_failed'
+  | 'invalid_credentials'
+  | 'email_taken'
+  | 'signups_closed';
 
 export class AppError extends Error {
   readonly code: ErrorCode;

@@ -32,7 +32,12 @@ export function loadOrCreateSecretKey(configured: Buffer | undefined, dataDir: s
 export function deriveKey(
   master: Buffer,
   purpose:
-    'cursors' | 'webhook-secrets' | 'stream-key-lookup' | 'stream-key-secrets' | 'idempotency-responses',
+    | 'cursors'
+    | 'webhook-secrets'
+    | 'stream-key-lookup'
+    | 'stream-key-secrets'
+    | 'idempotency-responses'
+    | 'web-csrf',
 ): Buffer {
   return Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), `tributary:${purpose}`, 32));
 }

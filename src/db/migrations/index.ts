@@ -6,6 +6,7 @@ import * as webhookSecretRotation from './2026-11-23-002-webhook-secret-rotation
 import * as webhookManagement from './2026-11-23-003-webhook-management.ts';
 import * as idempotencyKeys from './2026-11-23-004-idempotency-keys.ts';
 import * as channelKeys from './2026-11-23-010-channel-keys.ts';
+import * as webSignIn from './2026-11-23-050-web-sign-in.ts';
 import * as viewerSamples from './2026-11-23-060-viewer-samples.ts';
 
 // Migrations run in the order of their names; a new one is a new dated file added here.
@@ -17,5 +18,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-003-webhook-management': webhookManagement,
   '2026-11-23-004-idempotency-keys': idempotencyKeys,
   '2026-11-23-010-channel-keys': channelKeys,
+  '2026-11-23-050-web-sign-in': webSignIn,
   '2026-11-23-060-viewer-samples': viewerSamples,
 };

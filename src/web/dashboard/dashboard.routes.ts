@@ -1,8 +1,8 @@
 // The creator's dashboard under /dashboard: streams, videos and webhooks. Every page calls the
 // same services as the API; the few reads it adds (viewer samples, delivery counts) live in
 // their features' repositories.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Services } from '../../container.ts';
+import type { FastifyInstance } from 'fastify';
+import type { WebRoutesOptions } from '../web-options.ts';
 import { ViewerSamples } from '../../streams/viewer-samples.ts';
 import { DeliveryChart } from '../../webhooks/delivery-chart.ts';
 import { PAGE, requireUser } from './core.ts';
@@ -14,13 +14,7 @@ import { dashboardVideoRoutes } from './videos.routes.ts';
 import { dashboardWebhookRoutes } from './webhooks.routes.ts';
 import { isNotFound } from './not-found.ts';
 
-export interface DashboardOptions {
-  services: Services;
-  /** Whether the session behind a request is still signed in (checked by live connections). */
-  sessionCheck: (request: FastifyRequest) => () => Promise<boolean>;
-}
-
-export async function dashboardRoutes(app: FastifyInstance, options: DashboardOptions): Promise<void> {
+export async function dashboardRoutes(app: FastifyInstance, options: WebRoutesOptions): Promise<void> {
   const { services } = options;
   const events = new StreamEvents({
     readStream: (id) =>
@@ -42,7 +36,11 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
     samples: new ViewerSamples(services.database.db, services.clock),
     events,
     deliveryChart: new DeliveryChart(services.database.db, services.clock, services.webhookManagement),
-    sessionCheck: options.sessionCheck,
+    // A live connection ends once its session does (sign-out, sign-out everywhere, expiry).
+    sessionCheck: (request) => {
+      const token = request.webSessionToken;
+      return async () => token !== null && (await services.webSessions.resume(token)) !== undefined;
+    },
   };
 
   app.get('/dashboard', { config: PAGE, schema: { hide: true } }, async (request, reply) => {

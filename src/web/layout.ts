@@ -1,0 +1,118 @@
+// The one layout of every app page: a skip link, the top navigation (what it offers depends on
+// who is signed in), the page's own content in <main id="main">, and the shared stylesheet and
+// script. sendPage sends it with the headers every page needs.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { APP_PAGE_CSP } from './csp.ts';
+import { html, type SafeHtml } from './html.ts';
+import { csrfField } from './session/csrf.ts';
+
+export type Section = 'home' | 'dashboard' | 'streams' | 'videos' | 'keys' | 'webhooks' | 'account';
+
+export interface Page {
+  title: string;
+  request: FastifyRequest;
+  body: SafeHtml;
+  /** Same-origin paths of extra scripts (served from /assets/...). */
+  scripts?: string[];
+  /** Same-origin paths of extra stylesheets. */
+  styles?: string[];
+  section?: Section;
+}
+
+const DASHBOARD_LINKS: { section: Section; href: string; label: string }[] = [
+  { section: 'streams', href: '/dashboard/streams', label: 'Streams' },
+  { section: 'videos', href: '/dashboard/videos', label: 'Videos' },
+  { section: 'keys', href: '/dashboard/keys', label: 'API keys' },
+  { section: 'webhooks', href: '/dashboard/webhooks', label: 'Webhooks' },
+];
+
+function current(page: Page, section: Section): SafeHtml | undefined {
+  return page.section === section ? html` aria-current="page"` : undefined;
+}
+
+function navigation(page: Page): SafeHtml {
+  const user = page.request.webUser;
+  const account = user
+    ? html`<a class="nav-user" href="/account" ${current(page, 'account')}>${user.name}</a>
+        <form method="post" action="/sign-out" class="inline-form">
+          ${csrfField(page.request)}<button type="submit" class="link-button">Sign out</button>
+        </form>`
+    : html`<a href="/sign-in">Sign in</a> <a class="button button-small" href="/sign-up">Sign up</a>`;
+  const dashboard = user
+    ? html`<li>
+        <a href="/dashboard" ${current(page, 'dashboard')}>Dashboard</a>
+        <ul class="subnav">
+          ${DASHBOARD_LINKS.map(
+            (link) => html`<li><a href="${link.href}" ${current(page, link.section)}>${link.label}</a></li>`,
+          )}
+        </ul>
+      </li>`
+    : undefined;
+  return html`<header class="site-header">
+    <nav class="site-nav" aria-label="Main">
+      <a class="brand" href="/">Tributary</a>
+      <ul class="nav-links">
+        <li><a href="/" ${current(page, 'home')}>Home</a></li>
+        ${dashboard}
+      </ul>
+      <div class="nav-account">${account}</div>
+    </nav>
+  </header>`;
+}
+
+/** The whole document of an app page. */
+export function renderPage(page: Page): string {
+  return html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${page.title} · Tributary</title>
+        <link rel="stylesheet" href="/assets/app.css" />
+        ${(page.styles ?? []).map((href) => html`<link rel="stylesheet" href="${href}" /> `)}
+        <script src="/assets/app.js" defer></script>
+        ${(page.scripts ?? []).map((src) => html`<script src="${src}" defer></script> `)}
+      </head>
+      <body>
+        <a class="skip-link" href="#main">Skip to content</a>
+        ${navigation(page)}
+        <main id="main" tabindex="-1">${page.body}</main>
+      </body>
+    </html> `.toString();
+}
+
+/**
+ * Sends a page: HTML, the app's Content-Security-Policy, never framed or sniffed, and never
+ * stored by a cache (pages carry the user's data and CSRF tokens).
+ */
+export function sendPage(reply: FastifyReply, document: string, status = 200): FastifyReply {
+  return reply
+    .code(status)
+    .type('text/html; charset=utf-8')
+    .header('Content-Security-Policy', APP_PAGE_CSP)
+    .header('X-Content-Type-Options', 'nosniff')
+    .header('X-Frame-Options', 'DENY')
+    .header('Referrer-Policy', 'same-origin')
+    .header('Cache-Control', reply.request.webUser ? 'no-store' : 'private, no-cache')
+    .header('Vary', 'Cookie')
+    .send(document);
+}
+
+/** An error as a page: what went wrong, the code (as in the API's envelope), and a way on. */
+export function renderErrorPage(
+  request: FastifyRequest,
+  status: number,
+  code: string,
+  message: string,
+): string {
+  return renderPage({
+    title: status === 404 ? 'Not found' : 'Something went wrong',
+    request,
+    body: html`<section class="panel narrow">
+      <h1>${status === 404 ? 'Not found' : status === 403 ? 'Refused' : 'Something went wrong'}</h1>
+      <p>${message}</p>
+      <p class="muted">Error code: <code class="error-code">${code}</code> (HTTP ${status})</p>
+      <p><a href="/">Go to the home page</a></p>
+    </section>`,
+  });
+}

@@ -1,0 +1,22 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { WebUser } from './types.ts';
+
+/**
+ * The signed-in user; for a visitor, sends a 303 to the sign-in page (which comes back here
+ * afterwards) and returns undefined: the route then returns the reply.
+ */
+export function requireUser(request: FastifyRequest, reply: FastifyReply): WebUser | undefined {
+  if (request.webUser) return request.webUser;
+  const back = request.method === 'GET' ? (request.url.split('#')[0] ?? '/') : '/';
+  void reply.redirect(`/sign-in?next=${encodeURIComponent(back)}`, 303);
+  return undefined;
+}
+
+/** A `next` target that stays on this site (a path, never `//host` or `/\host`); else the fallback. */
+export function safeNext(next: unknown, fallback: string): string {
+  if (typeof next !== 'string' || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) {
+    return fallback;
+  }
+  // eslint-disable-next-line no-control-regex -- a header-splitting character must not reach Location
+  return /[\u0000-\u001f]/.test(next) ? fallback : next;
+}

@@ -1,0 +1,56 @@
+import type { Db } from '../../db/database.ts';
+import type { WebSessionTable } from './session.table.ts';
+
+export interface SessionWithUser {
+  id: string;
+  user_id: string;
+  last_seen_at: number;
+  expires_at: number;
+  name: string;
+  email: string | null;
+}
+
+export async function insertSession(db: Db, session: WebSessionTable): Promise<void> {
+  await db.insertInto('web_sessions').values(session).execute();
+}
+
+/** The live session with this id and its user, in one query (every signed-in page runs it). */
+export async function findSession(db: Db, id: string, now: number): Promise<SessionWithUser | undefined> {
+  return db
+    .selectFrom('web_sessions')
+    .innerJoin('users', 'users.id', 'web_sessions.user_id')
+    .select([
+      'web_sessions.id',
+      'web_sessions.user_id',
+      'web_sessions.last_seen_at',
+      'web_sessions.expires_at',
+      'users.name',
+      'users.email',
+    ])
+    .where('web_sessions.id', '=', id)
+    .where('web_sessions.expires_at', '>', now)
+    .executeTakeFirst();
+}
+
+export async function extendSession(
+  db: Db,
+  id: string,
+  lastSeenAt: number,
+  expiresAt: number,
+): Promise<void> {
+  await db
+    .updateTable('web_sessions')
+    .set({ last_seen_at: lastSeenAt, expires_at: expiresAt })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function deleteSession(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('web_sessions').where('id', '=', id).execute();
+}
+
+/** Every session of the user (sign-out everywhere); expired ones are swept with them. */
+export async function deleteUserSessions(db: Db, userId: string, now: number): Promise<void> {
+  await db.deleteFrom('web_sessions').where('user_id', '=', userId).execute();
+  await db.deleteFrom('web_sessions').where('expires_at', '<=', now).execute();
+}

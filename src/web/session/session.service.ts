@@ -1,0 +1,105 @@
+// Server-side sessions for the web app: the cookie holds a random token, the database its
+// SHA-256, so signing out (here or everywhere) ends a session at once and a copy of the table
+// signs nobody in. Expiry slides: a session unused for SESSION_IDLE_MS ends; one in use is
+// extended, at most once per EXTEND_EVERY_MS so a busy page does not write on every request.
+// CSRF tokens are HMACs of what the request is bound to (the session, or a visitor's
+// pre-session cookie), so they need no storage.
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { WebUser } from '../../accounts/login.service.ts';
+import type { Db } from '../../db/database.ts';
+import type { Clock } from '../../shared/clock.ts';
+import { randomBase62 } from '../../shared/ids.ts';
+import * as repo from './session.repository.ts';
+
+export const SESSION_IDLE_MS = 14 * 24 * 60 * 60_000;
+const EXTEND_EVERY_MS = 10 * 60_000;
+const TOKEN_PATTERN = /^[0-9A-Za-z]{32,64}$/;
+
+export interface ActiveSession {
+  /** The stored id (the token's hash). */
+  id: string;
+  user: WebUser;
+  /** Set when this request moved the expiry forward: the cookie is sent again with it. */
+  extendedUntil: number | undefined;
+}
+
+export interface WebSessionOptions {
+  /** PUBLIC_URL's origin: forms may come from it (and from the host a request names). */
+  publicUrl: string;
+}
+
+export class WebSessionService {
+  private readonly db: Db;
+  private readonly clock: Clock;
+  private readonly csrfKey: Buffer;
+  /** PUBLIC_URL is https: cookies are Secure (and take the __Host- prefix). */
+  readonly secureCookies: boolean;
+  readonly publicOrigin: string;
+
+  constructor(db: Db, clock: Clock, csrfKey: Buffer, options: WebSessionOptions) {
+    this.db = db;
+    this.clock = clock;
+    this.csrfKey = csrfKey;
+    const url = new URL(options.publicUrl);
+    this.secureCookies = url.protocol === 'https:';
+    this.publicOrigin = url.origin;
+  }
+
+  /** Starts a session; the token goes into the cookie and nowhere else. */
+  async start(userId: string): Promise<{ token: string; expiresAt: number }> {
+    const token = randomBase62(43);
+    const now = this.clock.now();
+    const expiresAt = now + SESSION_IDLE_MS;
+    await repo.insertSession(this.db, {
+      id: hashToken(token),
+      user_id: userId,
+      created_at: now,
+      last_seen_at: now,
+      expires_at: expiresAt,
+    });
+    return { token, expiresAt };
+  }
+
+  /** The session a cookie's token names, if it is live; extends it when due. */
+  async resume(token: string): Promise<ActiveSession | undefined> {
+    if (!TOKEN_PATTERN.test(token)) return undefined;
+    const now = this.clock.now();
+    const row = await repo.findSession(this.db, hashToken(token), now);
+    if (!row) return undefined;
+    let extendedUntil: number | undefined;
+    if (now - row.last_seen_at >= EXTEND_EVERY_MS) {
+      extendedUntil = now + SESSION_IDLE_MS;
+      await repo.extendSession(this.db, row.id, now, extendedUntil);
+    }
+    return { id: row.id, user: { id: row.user_id, name: row.name, email: row.email }, extendedUntil };
+  }
+
+  async end(token: string): Promise<void> {
+    if (TOKEN_PATTERN.test(token)) await repo.deleteSession(this.db, hashToken(token));
+  }
+
+  /** Sign-out everywhere: every session of the user, this one included. */
+  async endAll(userId: string): Promise<void> {
+    await repo.deleteUserSessions(this.db, userId, this.clock.now());
+  }
+
+  /** A fresh value for a visitor's pre-session cookie, which their CSRF token is bound to. */
+  newPreSession(): string {
+    return randomBase62(32);
+  }
+
+  /** The CSRF token of a binding: `session:<id>` or `visitor:<pre-session value>`. */
+  csrfToken(binding: string): string {
+    return createHmac('sha256', this.csrfKey).update(binding).digest('base64url');
+  }
+
+  csrfTokenMatches(binding: string, presented: string): boolean {
+    const expected = Buffer.from(this.csrfToken(binding));
+    const actual = Buffer.from(presented);
+    return actual.length === expected.length && timingSafeEqual(actual, expected);
+  }
+}
+
+function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}

