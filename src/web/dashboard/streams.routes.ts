@@ -162,10 +162,12 @@ export async function dashboardStreamRoutes(app: FastifyInstance, deps: Dashboar
     },
   );
 
+  /** The user's own stream with its key; another's stream answers as missing. */
   async function ownStream(user: WebUser, id: string) {
     try {
-      // As the API's creator with a write key: the stream only if it is theirs, with its key.
-      return await streams.getWithKey(id, { userId: user.id, scope: 'write' });
+      // As the API's creator with a write key (the key comes only with their own stream).
+      const found = await streams.getWithKey(id, { userId: user.id, scope: 'write' });
+      return found.stream.creator_id === user.id ? found : undefined;
     } catch (error) {
       if (isNotFound(error)) return undefined;
       throw error;
