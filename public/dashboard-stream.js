@@ -88,6 +88,9 @@
     status = snapshot.status;
     statusEl.textContent = LABELS[status] ?? status;
     statusEl.className = `badge badge-${status}`;
+    // The standby or schedule line describes a stream that has not started.
+    const standby = document.getElementById('standby-note');
+    if (standby && status !== 'scheduled') standby.hidden = true;
     if (status === 'live') {
       viewersEl.textContent = `${snapshot.viewer_count ?? 0} watching`;
       viewersEl.dataset.count = String(snapshot.viewer_count ?? 0);

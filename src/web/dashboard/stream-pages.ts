@@ -230,7 +230,7 @@ export function streamPageBody(csrf: SafeHtml, data: StreamPageData): SafeHtml {
     </div>
     ${data.notice ? html`<p class="notice" role="status">${data.notice}</p>` : ''}
     <p class="meta">
-      ${standbyOrScheduled(stream) === '' ? '' : `${standbyOrScheduled(stream)}. `}${stream.started_at !== null ? html`Started ${formatTime(stream.started_at)}. ` : ''}${stream.ended_at !== null ? html`Ended ${formatTime(stream.ended_at)}. ` : ''}
+      ${standbyOrScheduled(stream) === '' ? '' : html`<span id="standby-note">${standbyOrScheduled(stream)}. </span>`}${stream.started_at !== null ? html`Started ${formatTime(stream.started_at)}. ` : ''}${stream.ended_at !== null ? html`Ended ${formatTime(stream.ended_at)}. ` : ''}
       <a href="${data.watchPath}">Public watch page</a>
     </p>
     <div class="stream-grid">
