@@ -73,7 +73,14 @@
       {
         width: chartWidth(),
         height: 220,
-        scales: { y: { range: (_u, _min, max) => [0, Math.max(5, max + 1)] } },
+        scales: {
+          // At least a minute wide, so the first sample or two are not stretched over years.
+          x: {
+            time: true,
+            range: (_u, min, max) => (max - min < 60 ? [min - 5, Math.max(max, min + 55)] : [min, max]),
+          },
+          y: { range: (_u, _min, max) => [0, Math.max(5, max + 1)] },
+        },
         axes: [{}, { label: 'Viewers' }],
         series: [{}, { label: 'Viewers', stroke: '#2563eb', width: 2, fill: 'rgba(37, 99, 235, 0.12)' }],
       },

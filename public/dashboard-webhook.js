@@ -18,7 +18,14 @@
       {
         width: width(),
         height: 220,
-        scales: { y: { range: (_u, _min, max) => [0, Math.max(3, max + 1)] } },
+        scales: {
+          // A bucket's width of room on each side, so one bucket is not stretched over years.
+          x: {
+            time: true,
+            range: (_u, min, max) => [min - data.bucketMs / 1000, max + data.bucketMs / 1000],
+          },
+          y: { range: (_u, _min, max) => [0, Math.max(3, max + 1)] },
+        },
         axes: [{}, { label: 'Attempts' }],
         series: [
           {},

@@ -53,7 +53,7 @@ export function streamListBody(rows: StreamListRow[], nextCursor: string | null)
                 <tr>
                   <th scope="col">Title</th>
                   <th scope="col">Status</th>
-                  <th scope="col">Viewers</th>
+                  <th scope="col" class="num">Viewers</th>
                   <th scope="col">Category</th>
                   <th scope="col">Privacy</th>
                   <th scope="col">Created</th>

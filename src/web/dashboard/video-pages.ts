@@ -18,8 +18,8 @@ export function videoListBody(rows: VideoListRow[], nextCursor: string | null): 
               <thead>
                 <tr>
                   <th scope="col">Title</th>
-                  <th scope="col">Duration</th>
-                  <th scope="col">Views</th>
+                  <th scope="col" class="num">Duration</th>
+                  <th scope="col" class="num">Views</th>
                   <th scope="col">Source</th>
                   <th scope="col">Privacy</th>
                   <th scope="col">Published</th>

@@ -11,7 +11,8 @@ import type { FormProblem } from './form-validation.ts';
 import { formatTime, isoTime, jsonForScript } from './format.ts';
 
 function eventsOf(row: PublicWebhookRow): string[] {
-  return JSON.parse(row.events) as string[];
+  const events = JSON.parse(row.events) as string[];
+  return events.length === 1 && events[0] === '*' ? ['all events'] : events;
 }
 
 function webhookStatus(status: PublicWebhookRow['status']): SafeHtml {
@@ -186,7 +187,7 @@ export function webhookPageBody(csrf: SafeHtml, data: WebhookPageData): SafeHtml
                     <th scope="col">Event</th>
                     <th scope="col">Type</th>
                     <th scope="col">Status</th>
-                    <th scope="col">Attempts</th>
+                    <th scope="col" class="num">Attempts</th>
                     <th scope="col">Last attempt</th>
                   </tr>
                 </thead>
@@ -243,7 +244,7 @@ export function deliveryPageBody(
                 <tr>
                   <th scope="col">Attempt</th>
                   <th scope="col">Started</th>
-                  <th scope="col">Duration</th>
+                  <th scope="col" class="num">Duration</th>
                   <th scope="col">Answer</th>
                   <th scope="col">Response</th>
                 </tr>
