@@ -2,6 +2,7 @@
 // the worker and the CLI all build their parts here, so they share the same rules.
 import { AccountService } from './accounts/account.service.ts';
 import { LoginService } from './accounts/login.service.ts';
+import type { ScryptCost } from './accounts/password.ts';
 import { ChannelKeyService } from './channels/channel-key.service.ts';
 import {
   DEFAULT_WEBHOOK_HISTORY_DAYS,
@@ -53,6 +54,8 @@ export interface Services {
 export function createServices(
   config: Pick<Config, 'publicUrl'> &
     Partial<Pick<Config, 'signups'>> & {
+      /** scrypt's cost for new password hashes (src/accounts/password.ts's default unless given). */
+      passwordCost?: ScryptCost;
       ingest: Pick<IngestConfig, 'rtmpPort'> &
         Partial<Pick<IngestConfig, 'bitrateLimitKbps' | 'reconnectWindowSeconds'>>;
       webhooks?: Pick<WebhookConfig, 'allowPrivateTargets'> & Partial<Pick<WebhookConfig, 'historyDays'>>;
@@ -97,7 +100,10 @@ export function createServices(
         ? {}
         : { reconnectWindowSeconds: config.ingest.reconnectWindowSeconds }),
     }),
-    logins: new LoginService(db, clock, { signups: config.signups ?? 'open' }),
+    logins: new LoginService(db, clock, {
+      signups: config.signups ?? 'open',
+      passwordCost: config.passwordCost,
+    }),
     webSessions: new WebSessionService(db, clock, deriveKey(secretKey, 'web-csrf'), {
       publicUrl: config.publicUrl,
     }),

@@ -12,6 +12,7 @@ import { AppError } from './shared/errors.ts';
 
 const COMMANDS: Record<string, Command> = {
   'users create': ops.usersCreate,
+  'users set-password': ops.usersSetPassword,
   'keys create': ops.keysCreate,
   'keys list': ops.keysList,
   'keys revoke': ops.keysRevoke,

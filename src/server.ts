@@ -77,7 +77,16 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
       ? `RTMP ingest at rtmp://${new URL(config.publicUrl).hostname}:${ingest.rtmpPort}/live (publish with a stream's ingest.stream_key)\n`
       : `Live ingest and media are OFF: ${ingest.reason}\n`,
   );
-  if (demo) printDemoAccount(demo, baseUrl);
+  if (demo) {
+    // PUBLIC_URL unless it was left to its default, which names the configured port (0 in tests).
+    const site =
+      config.publicUrl === `http://localhost:${config.port}` ? `http://localhost:${port}` : config.publicUrl;
+    printDemoAccount(
+      demo,
+      baseUrl,
+      `${site}/sign-in/link/${await runtime.services.logins.createSignInLink(demo.userId)}`,
+    );
+  }
 }
 
 interface DemoAccount {
@@ -95,7 +104,7 @@ async function createDemoAccountIfEmpty(runtime: Runtime): Promise<DemoAccount |
   return { userId: user.id, writeKey: write.key, readKey: read.key };
 }
 
-function printDemoAccount(demo: DemoAccount, baseUrl: string): void {
+function printDemoAccount(demo: DemoAccount, baseUrl: string, signInLink: string): void {
   // Shown once, never logged (the keys are not stored anywhere readable): when standard output
   // is not a terminal it is the log stream, so they go to standard error, not into the logs.
   tellOperator(
@@ -105,6 +114,10 @@ function printDemoAccount(demo: DemoAccount, baseUrl: string): void {
       `  user:      ${demo.userId}`,
       `  write key: ${demo.writeKey}`,
       `  read key:  ${demo.readKey}`,
+      '',
+      'Sign in to the web app as the demo creator with this one-time link (it works once, for a day;',
+      'set an email and a password on the account page to sign in again):',
+      `  ${signInLink}`,
       '',
       'Try it:',
       `  curl -s -X POST ${baseUrl}/streams -H 'Authorization: Bearer ${demo.writeKey}' \\`,

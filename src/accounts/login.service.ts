@@ -8,7 +8,14 @@ import type { Clock } from '../shared/clock.ts';
 import { AppError, invalidParameter, notFound } from '../shared/errors.ts';
 import { newId, randomBase62 } from '../shared/ids.ts';
 import * as repo from './login.repository.ts';
-import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from './password.ts';
+import {
+  DEFAULT_SCRYPT_COST,
+  hashPassword,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  verifyPassword,
+  type ScryptCost,
+} from './password.ts';
 
 export type Signups = 'open' | 'closed';
 
@@ -35,17 +42,21 @@ const NAME_MAX_LENGTH = 100;
 
 export interface LoginOptions {
   signups: Signups;
+  /** scrypt's parameters for new hashes (password.ts's default unless given; tests make it cheap). */
+  passwordCost?: ScryptCost | undefined;
 }
 
 export class LoginService {
   private readonly db: Db;
   private readonly clock: Clock;
   readonly signups: Signups;
+  private readonly cost: ScryptCost;
 
   constructor(db: Db, clock: Clock, options: LoginOptions) {
     this.db = db;
     this.clock = clock;
     this.signups = options.signups;
+    this.cost = options.passwordCost ?? DEFAULT_SCRYPT_COST;
   }
 
   /** A new account from the sign-up form; refused while SIGNUPS=closed. */
@@ -67,7 +78,12 @@ export class LoginService {
       throw invalidParameter('name', `Enter a name of 1 to ${NAME_MAX_LENGTH} characters.`);
     }
     checkPassword(input.password);
-    const user = { id: newId('usr'), name, email, password_hash: await hashPassword(input.password) };
+    const user = {
+      id: newId('usr'),
+      name,
+      email,
+      password_hash: await hashPassword(input.password, this.cost),
+    };
     try {
       await repo.insertUserWithLogin(this.db, { ...user, created_at: this.clock.now() });
     } catch (error) {
@@ -98,7 +114,7 @@ export class LoginService {
       );
     }
     const user = email.length > 0 ? await repo.findLoginByEmail(this.db, email) : undefined;
-    const ok = await verifyPassword(input.password, user?.password_hash ?? null);
+    const ok = await verifyPassword(input.password, user?.password_hash ?? null, this.cost);
     if (!user || !ok) {
       await repo.recordFailure(this.db, accountBucket, now, since);
       await repo.recordFailure(this.db, addressBucket, now, since);
@@ -117,7 +133,7 @@ export class LoginService {
   async changePassword(userId: string, current: string, next: string): Promise<void> {
     const user = await repo.findLoginById(this.db, userId);
     if (!user) throw notFound('user', userId);
-    if (user.password_hash !== null && !(await verifyPassword(current, user.password_hash))) {
+    if (user.password_hash !== null && !(await verifyPassword(current, user.password_hash, this.cost))) {
       throw new AppError('invalid_credentials', 'The current password is not right.', 'current_password');
     }
     await this.setLogin(userId, { password: next });
@@ -130,7 +146,7 @@ export class LoginService {
     try {
       const updated = await repo.updateLogin(this.db, userId, {
         ...(email === undefined ? {} : { email }),
-        password_hash: await hashPassword(login.password),
+        password_hash: await hashPassword(login.password, this.cost),
       });
       if (!updated) throw notFound('user', userId);
     } catch (error) {

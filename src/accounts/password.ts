@@ -5,7 +5,13 @@
 // leaves existing hashes verifiable.
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-const PARAMS = { N: 2 ** 15, r: 8, p: 3 } as const;
+export interface ScryptCost {
+  N: number;
+  r: number;
+  p: number;
+}
+
+export const DEFAULT_SCRYPT_COST: ScryptCost = { N: 2 ** 15, r: 8, p: 3 };
 const KEY_BYTES = 32;
 const SALT_BYTES = 16;
 
@@ -27,20 +33,25 @@ function derive(
   });
 }
 
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, cost = DEFAULT_SCRYPT_COST): Promise<string> {
   const salt = randomBytes(SALT_BYTES);
-  const key = await derive(password, salt, PARAMS);
-  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64'), key.toString('base64')].join('$');
+  const key = await derive(password, salt, cost);
+  return ['scrypt', cost.N, cost.r, cost.p, salt.toString('base64'), key.toString('base64')].join('$');
 }
 
 // Verified against when the email is unknown, so an unknown account takes as long as a wrong password.
 const DUMMY_HASH_SALT = randomBytes(SALT_BYTES);
 
-export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
+/** `dummyCost`: what hashing costs where the hash was missing (the cost new hashes are made with). */
+export async function verifyPassword(
+  password: string,
+  stored: string | null,
+  dummyCost = DEFAULT_SCRYPT_COST,
+): Promise<boolean> {
   const parts = stored?.split('$') ?? [];
   const [kind, n, r, p, salt, key] = parts;
   if (kind !== 'scrypt' || salt === undefined || key === undefined) {
-    await derive(password, DUMMY_HASH_SALT, PARAMS);
+    await derive(password, DUMMY_HASH_SALT, dummyCost);
     return false;
   }
   const expected = Buffer.from(key, 'base64');

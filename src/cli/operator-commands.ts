@@ -2,6 +2,8 @@
 // acts through the same services as the API, on the database named by DATABASE_URL.
 import type { Runtime } from '../runtime.ts';
 import { parse, requireInteger, requireString, UsageError } from './args.ts';
+import { readPassword } from './password-input.ts';
+import { notFound } from '../shared/errors.ts';
 
 export interface Command {
   usage: string;
@@ -9,11 +11,49 @@ export interface Command {
 }
 
 export const usersCreate: Command = {
-  usage: 'tributary users create [--name NAME]\n  Creates a user and prints its usr_ id.',
+  usage: [
+    'tributary users create [--name NAME] [--email EMAIL]',
+    '  Creates a user and prints its usr_ id. With --email the user can sign in to the web app:',
+    '  the password is read from the terminal (not echoed) or the first line of standard input.',
+    '  SIGNUPS=closed does not restrict this.',
+  ].join('\n'),
   async run(runtime, argv, out) {
-    const { values } = parse(argv, { name: { type: 'string' } }, this.usage);
-    const user = await runtime.services.accounts.createUser(values.name ?? 'Unnamed user');
+    const { values } = parse(argv, { name: { type: 'string' }, email: { type: 'string' } }, this.usage);
+    if (values.email === undefined) {
+      const user = await runtime.services.accounts.createUser(values.name ?? 'Unnamed user');
+      out(user.id);
+      return;
+    }
+    const password = await readPassword('Password for the new user: ');
+    const user = await runtime.services.logins.createUser({
+      name: values.name ?? values.email.split('@')[0] ?? 'Unnamed user',
+      email: values.email,
+      password,
+    });
     out(user.id);
+  },
+};
+
+export const usersSetPassword: Command = {
+  usage: [
+    'tributary users set-password USR [--email EMAIL]',
+    "  Sets a user's web app password (and email, e.g. for a user made without one); the password",
+    '  is read from the terminal (not echoed) or the first line of standard input.',
+  ].join('\n'),
+  async run(runtime, argv, out) {
+    const { values, positionals } = parse(argv, { email: { type: 'string' } }, this.usage);
+    const id = requireString(positionals[0], 'USR', this.usage);
+    const existing = await runtime.services.logins.findUser(id);
+    if (!existing) throw notFound('user', id);
+    if (existing.email === null && values.email === undefined) {
+      throw new UsageError(`${id} has no email to sign in with: give one with --email.\n\n${this.usage}`);
+    }
+    const password = await readPassword('New password: ');
+    const user = await runtime.services.logins.setLogin(id, {
+      password,
+      ...(values.email === undefined ? {} : { email: values.email }),
+    });
+    out(`${user.id} can sign in as ${user.email ?? ''}`);
   },
 };
 

@@ -14,7 +14,7 @@ const require = createRequire(import.meta.url);
 /** Client libraries served from node_modules: add an entry to serve another. */
 const LIBRARIES: [string, string][] = [['hls.min.js', 'hls.js/dist/hls.min.js']];
 
-const SERVED_EXTENSIONS = new Set(['.css', '.js']);
+const SERVED_EXTENSIONS = new Set(['.css', '.js', '.svg']);
 const ASSET_CACHE_BYTES = 8 * 1024 * 1024;
 
 function assetFiles(): Map<string, string> {

@@ -38,15 +38,26 @@ function navigation(page: Page): SafeHtml {
           ${csrfField(page.request)}<button type="submit" class="link-button">Sign out</button>
         </form>`
     : html`<a href="/sign-in">Sign in</a> <a class="button button-small" href="/sign-up">Sign up</a>`;
+  const inDashboard = DASHBOARD_LINKS.some((link) => link.section === page.section);
   const dashboard = user
     ? html`<li>
-        <a href="/dashboard" ${current(page, 'dashboard')}>Dashboard</a>
-        <ul class="subnav">
+        <a
+          href="/dashboard"
+          ${current(page, 'dashboard')}
+          ${inDashboard ? html`class="in-section"` : undefined}
+          >Dashboard</a
+        >
+      </li>`
+    : undefined;
+  // The dashboard's sections get a bar of their own under the header, full width on a phone.
+  const sections = user
+    ? html`<nav class="section-nav" aria-label="Dashboard">
+        <ul>
           ${DASHBOARD_LINKS.map(
             (link) => html`<li><a href="${link.href}" ${current(page, link.section)}>${link.label}</a></li>`,
           )}
         </ul>
-      </li>`
+      </nav>`
     : undefined;
   return html`<header class="site-header">
     <nav class="site-nav" aria-label="Main">
@@ -57,6 +68,7 @@ function navigation(page: Page): SafeHtml {
       </ul>
       <div class="nav-account">${account}</div>
     </nav>
+    ${sections}
   </header>`;
 }
 
@@ -68,6 +80,7 @@ export function renderPage(page: Page): string {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${page.title} · Tributary</title>
+        <link rel="icon" href="/assets/favicon.svg" />
         <link rel="stylesheet" href="/assets/app.css" />
         ${(page.styles ?? []).map((href) => html`<link rel="stylesheet" href="${href}" /> `)}
         <script src="/assets/app.js" defer></script>

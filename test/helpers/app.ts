@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import type { LogConfig } from 'kysely';
 import type { Logger } from 'pino';
 import { buildApp } from '../../src/app.ts';
+import type { ScryptCost } from '../../src/accounts/password.ts';
 import type { HttpLimitsConfig, IngestConfig, WebhookConfig } from '../../src/config.ts';
 import { createServices, type Services } from '../../src/container.ts';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
@@ -76,7 +77,16 @@ export interface TestAppOptions {
   secretKey?: Buffer;
   /** Hears every database query (a test counts them). */
   databaseLog?: LogConfig;
+  /** SIGNUPS (open unless given). */
+  signups?: 'open' | 'closed';
+  /** PUBLIC_URL when there is no media (`http://media.test` unless given). */
+  publicUrl?: string;
+  /** scrypt's cost for passwords: TEST_PASSWORD_COST (cheap) unless given. */
+  passwordCost?: ScryptCost;
 }
+
+/** Cheap scrypt for tests that sign many people up; the real cost is src/accounts/password.ts's. */
+export const TEST_PASSWORD_COST: ScryptCost = { N: 2 ** 10, r: 8, p: 1 };
 
 export interface Account {
   userId: string;
@@ -297,9 +307,11 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
   };
   const services = createServices(
     {
-      publicUrl: media ? `http://127.0.0.1:${httpPort}` : 'http://media.test',
+      publicUrl: media ? `http://127.0.0.1:${httpPort}` : (options.publicUrl ?? 'http://media.test'),
       ingest: ingestConfig,
       webhooks: config,
+      signups: options.signups ?? 'open',
+      passwordCost: options.passwordCost ?? TEST_PASSWORD_COST,
     },
     handle,
     secretKey,

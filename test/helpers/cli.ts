@@ -34,6 +34,8 @@ export interface RunCliOptions {
   cwd?: string;
   /** A command still running after this long is killed (and its result says so by its code). */
   killAfterMs?: number;
+  /** Written to the command's standard input, which is then closed (at once when not given). */
+  input?: string;
 }
 
 export function runCli(
@@ -45,8 +47,9 @@ export function runCli(
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd: options.cwd ?? REPO_ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
+    child.stdin.end(options.input ?? '');
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

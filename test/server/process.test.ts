@@ -10,6 +10,7 @@ import path from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import { REPO_ROOT, runCli } from '../helpers/cli.ts';
 import { pause, waitFor } from '../helpers/wait.ts';
+import { newAgent } from '../helpers/web.ts';
 
 interface Started {
   child: ChildProcessWithoutNullStreams;
@@ -337,6 +338,22 @@ describe('the server process', () => {
     });
     assert.equal(list.status, 200);
     await fetch(`${server.baseUrl}/streams`, { headers: { authorization: 'Bearer tk_guess' } });
+
+    // The one-time sign-in link signs the demo creator in to the web app, once.
+    const link = /(http:\/\/localhost:\d+\/sign-in\/link\/[0-9A-Za-z]+)\n/.exec(server.stderr())?.[1] ?? '';
+    assert.ok(
+      link.startsWith(server.baseUrl.replace(/\/v1$/, '')),
+      `the printed link names the server: ${link}`,
+    );
+    const browser = newAgent(link);
+    const confirm = await browser.get(new URL(link).pathname);
+    assert.equal(confirm.status, 200);
+    assert.match(await confirm.text(), /Sign in as Demo creator/);
+    const used = await browser.post(new URL(link).pathname, {});
+    assert.equal(used.status, 303);
+    assert.equal((await browser.get('/account')).status, 200);
+    const again = await newAgent(link).post(new URL(link).pathname, {});
+    assert.equal(again.status, 404, 'the link works once');
 
     // A key revoked from the CLI stops working in the running server. That it takes at most a
     // second (the key cache's bound) is proven with a TestClock in test/api/access.test.ts;

@@ -3,7 +3,14 @@
 // throttled sign-ins, and SIGNUPS=closed.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import {
+  ACCOUNT_FAILURE_LIMIT,
+  ADDRESS_FAILURE_LIMIT,
+  SIGN_IN_WINDOW_MS,
+} from '../../src/accounts/login.service.ts';
+import { SESSION_IDLE_MS } from '../../src/web/session/session.service.ts';
 import { startTestApp } from '../helpers/app.ts';
+import { TestClock } from '../helpers/clock.ts';
 import { DIALECTS } from '../helpers/databases.ts';
 import { newAgent, signIn, signUp } from '../helpers/web.ts';
 
@@ -84,3 +91,91 @@ for (const dialect of DIALECTS) {
     assert.match(await short.text(), /id="password"[^>]*aria-invalid="true"/);
   });
 }
+
+for (const dialect of DIALECTS) {
+  test(`${dialect}: failed sign-ins are throttled per account and per address`, async (t) => {
+    const clock = new TestClock();
+    const server = await startTestApp(t, { dialect, clock });
+    await signUp(server.origin, { name: 'Fe', email: 'fe@example.com', password: PASSWORD });
+    const attacker = newAgent(server.origin);
+    for (let i = 0; i < ACCOUNT_FAILURE_LIMIT; i++) {
+      const res = await attacker.post('/sign-in', { email: 'fe@example.com', password: `guess ${i}` });
+      assert.equal(res.status, 401, `attempt ${i + 1}`);
+    }
+    // Now even the right password is refused, without being checked, until the window passes.
+    const locked = await attacker.post('/sign-in', { email: 'FE@example.com', password: PASSWORD });
+    assert.equal(locked.status, 429);
+    assert.equal(locked.headers.get('retry-after'), '900');
+    assert.match(await locked.text(), /Too many failed sign-ins/);
+    clock.advance(SIGN_IN_WINDOW_MS + 1000);
+    const after = await attacker.post('/sign-in', { email: 'fe@example.com', password: PASSWORD });
+    assert.equal(after.status, 303, 'the account opens again once the failures are older than the window');
+
+    // Per address: failures spread over many accounts still stop this address.
+    for (let i = 0; i < ADDRESS_FAILURE_LIMIT; i++) {
+      const res = await attacker.post('/sign-in', {
+        email: `victim${i}@example.com`,
+        password: 'wrong guess',
+      });
+      assert.equal(res.status, 401, `address attempt ${i + 1}`);
+    }
+    const blocked = await newAgent(server.origin).post('/sign-in', {
+      email: 'fe@example.com',
+      password: PASSWORD,
+    });
+    assert.equal(blocked.status, 429, 'the address is throttled, whatever account it tries');
+  });
+
+  test(`${dialect}: SIGNUPS=closed refuses the sign-up form; existing users still sign in`, async (t) => {
+    const server = await startTestApp(t, { dialect, signups: 'closed' });
+    await server.services.logins.createUser({ name: 'Op', email: 'op@example.com', password: PASSWORD });
+    const agent = newAgent(server.origin);
+    const form = await agent.get('/sign-up');
+    assert.equal(form.status, 200);
+    const text = await form.text();
+    assert.match(text, /Sign-ups are closed/);
+    assert.doesNotMatch(text, /name="password"/);
+    const refused = await agent.post('/sign-up', {
+      name: 'Gil',
+      email: 'gil@example.com',
+      password: PASSWORD,
+    });
+    assert.equal(refused.status, 403);
+    assert.match(await refused.text(), /Sign-ups are closed on this server/);
+    assert.equal(
+      await server.services.database.db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', 'gil@example.com')
+        .executeTakeFirst(),
+      undefined,
+    );
+    assert.doesNotMatch(await (await agent.get('/sign-in')).text(), /Create an account/);
+    await signIn(server.origin, { email: 'op@example.com', password: PASSWORD });
+  });
+}
+
+test('sessions slide: used within 14 days they live on, unused they end; https makes cookies Secure', async (t) => {
+  const clock = new TestClock();
+  const server = await startTestApp(t, { dialect: 'sqlite', clock, publicUrl: 'https://tributary.example' });
+  const agent = newAgent(server.origin);
+  const res = await agent.post('/sign-up', { name: 'Hu', email: 'hu@example.com', password: PASSWORD });
+  assert.equal(res.status, 303);
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('__Host-tributary_session='));
+  assert.ok(cookie, 'https: the session cookie takes the __Host- prefix');
+  assert.match(cookie, /; Secure/);
+  assert.match(cookie, /Path=\/; HttpOnly; SameSite=Lax; Max-Age=1209600/);
+
+  const days = 24 * 60 * 60_000;
+  clock.advance(10 * days);
+  const used = await agent.get('/account');
+  assert.equal(used.status, 200);
+  assert.ok(
+    used.headers.getSetCookie().some((c) => c.startsWith('__Host-tributary_session=')),
+    'renewed',
+  );
+  clock.advance(10 * days);
+  assert.equal((await agent.get('/account')).status, 200, '20 days in, alive because it was used at day 10');
+  clock.advance(SESSION_IDLE_MS + 1000);
+  assert.equal((await agent.get('/account')).status, 303, 'unused for 14 days: ended');
+});

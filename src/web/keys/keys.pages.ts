@@ -17,9 +17,9 @@ function keyRow(request: FastifyRequest, key: KeyListing): SafeHtml {
   const revoked = key.revoked_at !== null;
   return html`<tr${revoked ? html` class="revoked"` : undefined}>
 <td><code>…${key.token_hint}</code><span class="sub"><code>${key.id}</code></span></td>
-<td><span class="badge badge-${key.scope}">${key.scope}</span></td>
-<td>${time(key.created_at, '')}</td>
-<td>${time(key.last_used_at, 'never')}</td>
+<td data-label="Scope"><span class="badge badge-${key.scope}">${key.scope}</span></td>
+<td data-label="Created">${time(key.created_at, '')}</td>
+<td data-label="Last used">${time(key.last_used_at, 'never')}</td>
 <td>${
     revoked
       ? html`<span class="muted">revoked ${time(key.revoked_at, '')}</span>`
