@@ -76,7 +76,7 @@ export const CSRF_ROUTES: CsrfRoute[] = [
       return {
         as: 'user',
         path: '/dashboard/webhooks',
-        form: { url: 'https://127.0.0.1:9/forged', events: '*' },
+        form: { url: 'https://127.0.0.1:9/forged', 'event-all': 'on' },
         unchanged: async () => {
           assert.equal(await webhookStatusAndCount(context), '', 'no webhook registered');
         },

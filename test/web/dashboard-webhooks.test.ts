@@ -31,7 +31,11 @@ for (const dialect of DIALECTS) {
     for (const [form, body] of [
       [{ url: receiver.url() }, { url: receiver.url(), events: [] }],
       [
-        { url: 'http://example.com/hook', events: '*' },
+        { url: receiver.url(), 'event-all': 'on', 'event-ping': 'on' },
+        { url: receiver.url(), events: ['*', 'ping'] },
+      ],
+      [
+        { url: 'http://example.com/hook', 'event-all': 'on' },
         { url: 'http://example.com/hook', events: ['*'] },
       ],
     ] as const) {
@@ -42,14 +46,14 @@ for (const dialect of DIALECTS) {
       assert.ok((await refused.text()).includes(message), message);
     }
 
-    const registered = await ada.post('/dashboard/webhooks', { url: receiver.url(), events: '*' });
+    const registered = await ada.post('/dashboard/webhooks', { url: receiver.url(), 'event-all': 'on' });
     assert.equal(registered.status, 201);
     const page = await registered.text();
     const secret = /id="webhook-secret" type="text" readonly value="(whsec_\w+)"/.exec(page)?.[1];
     assert.ok(secret, 'the secret is shown');
     const id = /href="\/dashboard\/webhooks\/(wh_\w+)"/.exec(page)?.[1];
     assert.ok(id);
-    const again = await ada.post('/dashboard/webhooks', { url: receiver.url(), events: '*' });
+    const again = await ada.post('/dashboard/webhooks', { url: receiver.url(), 'event-all': 'on' });
     assert.equal(again.status, 409, 'the same URL twice');
 
     const [ping] = await receiver.waitForRequests(1);

@@ -50,11 +50,3 @@ export function field(form: Record<string, unknown>, name: string): string | und
   if (Array.isArray(value) && typeof value[0] === 'string') return value[0];
   return undefined;
 }
-
-/** A repeated field's values (checkboxes), in order. */
-export function fields(form: Record<string, unknown>, name: string): string[] {
-  const value = form[name];
-  if (typeof value === 'string') return [value];
-  if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string');
-  return [];
-}

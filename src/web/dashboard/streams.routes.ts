@@ -226,7 +226,8 @@ export function toApiBody(form: Record<string, unknown>): Record<string, unknown
       ['title', 'description', 'scheduled_at', 'category', 'privacy', 'record'].includes(name)
     )
       continue;
-    body[name] = value;
+    // Defined, not assigned: a field named __proto__ must stay a field the rule refuses.
+    Object.defineProperty(body, name, { value, enumerable: true, writable: true, configurable: true });
   }
   body.title = field(form, 'title') ?? '';
   const description = field(form, 'description');

@@ -26,6 +26,16 @@ function deliveryStatus(status: DeliveryLogRow['status']): SafeHtml {
   return html`<span class="badge badge-${kind}">${status}</span>`;
 }
 
+/**
+ * Each event's checkbox has a name of its own (`event-stream.started`, `event-all` for `*`):
+ * page forms keep one value per name, so the list is rebuilt from the boxes that are ticked.
+ */
+export function eventFieldName(event: string): string {
+  return event === '*' ? 'event-all' : `event-${event}`;
+}
+
+export const EVENT_CHOICES = ['*', ...EVENT_TYPES] as const;
+
 export interface WebhookFormValues {
   url: string;
   events: string[];
@@ -43,7 +53,7 @@ export function webhookListBody(
   values: WebhookFormValues,
   problem?: FormProblem,
 ): SafeHtml {
-  const choices = ['*', ...EVENT_TYPES];
+  const choices = EVENT_CHOICES;
   return html`<h1>Webhooks</h1>
     <p>Tributary sends a signed HTTPS request to each endpoint when something happens in your account.</p>
     ${
@@ -98,8 +108,8 @@ export function webhookListBody(
               html`<label class="inline"
                 ><input
                   type="checkbox"
-                  name="events"
-                  value="${event}"
+                  name="${eventFieldName(event)}"
+                  value="on"
                   ${values.events.includes(event) ? raw(' checked') : ''}
                 />
                 ${event === '*' ? 'All events, including future ones' : event}</label

@@ -6,10 +6,12 @@ import { AppError } from '../../shared/errors.ts';
 import { CreateWebhookBody } from '../../webhooks/webhook.schemas.ts';
 import { csrfField, PAGE, renderPage, requireUser, sendPage, type WebUser } from './core.ts';
 import type { DashboardDeps } from './dashboard.deps.ts';
-import { field, fields, formProblem, validateAsApi, type FormProblem } from './form-validation.ts';
+import { field, formProblem, validateAsApi, type FormProblem } from './form-validation.ts';
 import { isNotFound, sendNotFound } from './not-found.ts';
 import {
   deliveryPageBody,
+  EVENT_CHOICES,
+  eventFieldName,
   secretOnceBody,
   webhookListBody,
   webhookPageBody,
@@ -50,7 +52,10 @@ export async function dashboardWebhookRoutes(app: FastifyInstance, deps: Dashboa
     const user = requireUser(request, reply);
     if (!user) return reply;
     const form = (request.body ?? {}) as Record<string, unknown>;
-    const values: WebhookFormValues = { url: field(form, 'url') ?? '', events: fields(form, 'events') };
+    const values: WebhookFormValues = {
+      url: field(form, 'url') ?? '',
+      events: EVENT_CHOICES.filter((event) => field(form, eventFieldName(event)) === 'on'),
+    };
     let registered;
     try {
       const body = validateAsApi(CreateWebhookBody, { url: values.url, events: values.events });
