@@ -30,7 +30,7 @@
   let hls = null;
 
   function startPreview() {
-    if (hls || !data.playback_url || status !== 'live') return;
+    if (hls || !data.playback_url || status === 'scheduled') return;
     note.textContent = '';
     if (!window.Hls.isSupported()) {
       video.src = data.playback_url;
@@ -40,10 +40,12 @@
     hls = player;
     player.on(window.Hls.Events.ERROR, (_event, error) => {
       if (!error.fatal) return;
-      // The first segments may not exist yet just after going live: start again shortly.
       player.destroy();
       hls = null;
-      setTimeout(startPreview, 2000);
+      // The first segments may not exist yet just after going live: start again shortly. An
+      // ended stream's media that is gone stays gone.
+      if (status === 'live') setTimeout(startPreview, 2000);
+      else note.textContent = 'The recording of this stream is not available here; see Videos.';
     });
     player.loadSource(data.playback_url);
     player.attachMedia(video);
@@ -62,29 +64,38 @@
     return Math.max(280, chartEl.clientWidth);
   }
 
+  /**
+   * The samples, and while they span less than a minute an empty point (no value) a minute
+   * on, so the first few are drawn on a minute's axis rather than stretched over years.
+   * @returns {[number[], (number | null)[]]}
+   */
+  function shown() {
+    const [xs, ys] = series;
+    const first = xs[0] ?? 0;
+    const last = xs[xs.length - 1] ?? 0;
+    if (last - first >= 60) return series;
+    return [
+      [first - 5, ...xs, first + 60],
+      [null, ...ys, null],
+    ];
+  }
+
   function drawChart() {
     if (series[0].length === 0) return;
     chartEmpty.hidden = true;
     if (chart) {
-      chart.setData(series);
+      chart.setData(shown());
       return;
     }
     chart = new window.uPlot(
       {
         width: chartWidth(),
         height: 220,
-        scales: {
-          // At least a minute wide, so the first sample or two are not stretched over years.
-          x: {
-            time: true,
-            range: (_u, min, max) => (max - min < 60 ? [min - 5, Math.max(max, min + 55)] : [min, max]),
-          },
-          y: { range: (_u, _min, max) => [0, Math.max(5, max + 1)] },
-        },
+        scales: { y: { range: (_u, _min, max) => [0, Math.max(5, max + 1)] } },
         axes: [{}, { label: 'Viewers' }],
         series: [{}, { label: 'Viewers', stroke: '#2563eb', width: 2, fill: 'rgba(37, 99, 235, 0.12)' }],
       },
-      series,
+      shown(),
       chartEl,
     );
     window.addEventListener('resize', () => chart?.setSize({ width: chartWidth(), height: 220 }));

@@ -14,18 +14,17 @@
   if (data.points.length > 0) {
     const width = () => Math.max(280, el.clientWidth);
     const bars = window.uPlot.paths.bars?.({ size: [0.6, 40] });
+    // An empty bucket on each side (nothing was attempted then), so a lone bucket is drawn as
+    // a bar on a short time axis rather than stretched over years.
+    const first = data.points[0]?.[0] ?? 0;
+    const last = data.points[data.points.length - 1]?.[0] ?? 0;
+    /** @type {[number, number, number][]} */
+    const points = [[first - data.bucketMs, 0, 0], ...data.points, [last + data.bucketMs, 0, 0]];
     const chart = new window.uPlot(
       {
         width: width(),
         height: 220,
-        scales: {
-          // A bucket's width of room on each side, so one bucket is not stretched over years.
-          x: {
-            time: true,
-            range: (_u, min, max) => [min - data.bucketMs / 1000, max + data.bucketMs / 1000],
-          },
-          y: { range: (_u, _min, max) => [0, Math.max(3, max + 1)] },
-        },
+        scales: { y: { range: (_u, _min, max) => [0, Math.max(3, max + 1)] } },
         axes: [{}, { label: 'Attempts' }],
         series: [
           {},
@@ -33,7 +32,7 @@
           { label: 'Failed', stroke: '#b91c1c', fill: 'rgba(185, 28, 28, 0.35)', paths: bars },
         ],
       },
-      [data.points.map((p) => p[0] / 1000), data.points.map((p) => p[1]), data.points.map((p) => p[2])],
+      [points.map((p) => p[0] / 1000), points.map((p) => p[1]), points.map((p) => p[2])],
       el,
     );
     window.addEventListener('resize', () => {

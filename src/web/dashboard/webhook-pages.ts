@@ -205,7 +205,9 @@ export function webhookPageBody(csrf: SafeHtml, data: WebhookPageData): SafeHtml
                   ${data.deliveries.map(
                     (row) =>
                       html`<tr data-event-type="${row.event_type}" data-status="${row.status}">
-                        <th scope="row"><a href="${base}/deliveries/${row.event_id}">${row.event_id}</a></th>
+                        <th scope="row" class="nowrap">
+                          <a href="${base}/deliveries/${row.event_id}">${row.event_id}</a>
+                        </th>
                         <td>${row.event_type}</td>
                         <td>${deliveryStatus(row.status)}</td>
                         <td class="num">${row.attempt_count}</td>
