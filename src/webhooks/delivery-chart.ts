@@ -34,7 +34,8 @@ export class DeliveryChart {
     const rows = await attemptOutcomes(this.db, webhookId, this.clock.now() - WINDOW_MS, MAX_ATTEMPTS);
     const first = rows[0]?.started_at;
     const last = rows.at(-1)?.started_at;
-    const bucketMs = first !== undefined && last !== undefined && last - first > 3 * HOUR_MS ? HOUR_MS : MINUTE_MS;
+    const bucketMs =
+      first !== undefined && last !== undefined && last - first > 3 * HOUR_MS ? HOUR_MS : MINUTE_MS;
     const buckets = new Map<number, [number, number, number]>();
     for (const row of rows) {
       const start = Math.floor(row.started_at / bucketMs) * bucketMs;
