@@ -5,6 +5,7 @@ import type { ChannelKeyTable } from '../channels/channel-key.table.ts';
 import type { EventTable } from '../events/event.table.ts';
 import type { IdempotencyKeyTable } from '../idempotency/idempotency.table.ts';
 import type { StreamTable } from '../streams/stream.table.ts';
+import type { ViewerSampleTable } from '../streams/viewer-sample.table.ts';
 import type { SubscriptionTable } from '../subscriptions/subscription.table.ts';
 import type { VideoTable } from '../videos/video.table.ts';
 import type { VideoViewTable } from '../viewers/video-view.table.ts';
@@ -32,6 +33,7 @@ export interface Tables {
   webhook_recoveries: WebhookRecoveryTable;
   channel_keys: ChannelKeyTable;
   video_views: VideoViewTable;
+  stream_viewer_samples: ViewerSampleTable;
   web_sessions: WebSessionTable;
   sign_in_failures: SignInFailureTable;
   sign_in_links: SignInLinkTable;

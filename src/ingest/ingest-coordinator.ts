@@ -24,6 +24,7 @@ import { adoptInterruptedStreams } from './restart-recovery.ts';
 import type { PublishConnection } from './rtmp-server.ts';
 import { StreamLifecycle } from './stream-lifecycle.ts';
 import { IngestUpkeep } from './upkeep.ts';
+import { ViewerSamples } from '../streams/viewer-samples.ts';
 
 export interface IngestDeps {
   streams: StreamService;
@@ -94,6 +95,7 @@ export class IngestCoordinator {
       thumbnails,
       health: deps.health,
       thumbnailBacklog: this.thumbnailBacklog,
+      samples: new ViewerSamples(deps.db, clock),
     });
   }
 

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { LiveViewers } from '../viewers/live-viewers.ts';
 import { isStateConflict } from '../shared/errors.ts';
 import type { StreamService } from '../streams/stream.service.ts';
+import type { ViewerSamples } from '../streams/viewer-samples.ts';
 import type { IngestHealthBoard } from './health/health-board.ts';
 import type { ThumbnailBacklog } from '../media/thumbnail-backlog.ts';
 import type { LiveThumbnails } from './live-thumbnails.ts';
@@ -20,6 +21,8 @@ export interface UpkeepDeps {
   health?: IngestHealthBoard;
   /** Recorded videos whose thumbnail failed at publication, tried again here. */
   thumbnailBacklog?: ThumbnailBacklog;
+  /** Viewer counts over time, for the creator's chart (one sample per stream per interval). */
+  samples?: ViewerSamples;
 }
 
 export class IngestUpkeep {
@@ -66,6 +69,8 @@ export class IngestUpkeep {
       const state = lifecycle.state(id);
       if (state && !state.active) continue;
       const count = await viewers.count(id);
+      if (state) await this.sample(id, count);
+      else this.deps.samples?.forget(id);
       if (this.flushedCounts.get(id) === count) {
         if (count === 0 && !state) this.flushedCounts.delete(id);
         continue;
@@ -77,6 +82,18 @@ export class IngestUpkeep {
         // A stream that is not live (any more) has no viewer count to keep.
         if (!isStateConflict(error)) logger.error({ err: error, streamId: id }, 'viewer count failed');
       }
+    }
+  }
+
+  /** Where the count is written, a sample of it too: the chart shows what the stream showed. */
+  private async sample(id: string, count: number): Promise<void> {
+    const { samples, logger } = this.deps;
+    if (!samples) return;
+    try {
+      await samples.offer(id, count);
+      await samples.pruneIfDue();
+    } catch (error) {
+      logger.warn({ err: error, streamId: id }, 'viewer sample failed');
     }
   }
 

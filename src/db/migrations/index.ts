@@ -9,6 +9,7 @@ import * as channelKeys from './2026-11-23-010-channel-keys.ts';
 import * as videoViews from './2026-11-23-020-video-views.ts';
 import * as latencyMode from './2026-11-23-040-latency-mode.ts';
 import * as webSignIn from './2026-11-23-050-web-sign-in.ts';
+import * as viewerSamples from './2026-11-23-060-viewer-samples.ts';
 
 // Migrations run in the order of their names; a new one is a new dated file added here.
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-020-video-views': videoViews,
   '2026-11-23-040-latency-mode': latencyMode,
   '2026-11-23-050-web-sign-in': webSignIn,
+  '2026-11-23-060-viewer-samples': viewerSamples,
 };

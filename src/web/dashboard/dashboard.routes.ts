@@ -1,5 +1,54 @@
+// The creator's dashboard under /dashboard: streams, videos and webhooks. Every page calls the
+// same services as the API; the few reads it adds (viewer samples, delivery counts) live in
+// their features' repositories.
 import type { FastifyInstance } from 'fastify';
 import type { WebRoutesOptions } from '../web-options.ts';
+import { ViewerSamples } from '../../streams/viewer-samples.ts';
+import { DeliveryChart } from '../../webhooks/delivery-chart.ts';
+import { PAGE, requireUser } from './core.ts';
+import { dashboardAssetRoutes } from './dashboard-assets.ts';
+import type { DashboardDeps } from './dashboard.deps.ts';
+import { StreamEvents } from './stream-events.ts';
+import { dashboardStreamRoutes } from './streams.routes.ts';
+import { dashboardVideoRoutes } from './videos.routes.ts';
+import { dashboardWebhookRoutes } from './webhooks.routes.ts';
+import { isNotFound } from './not-found.ts';
 
-// Placeholder: web-creator replaces this file with the creator's dashboard.
-export async function dashboardRoutes(_app: FastifyInstance, _options: WebRoutesOptions): Promise<void> {}
+export async function dashboardRoutes(app: FastifyInstance, options: WebRoutesOptions): Promise<void> {
+  const { services } = options;
+  const events = new StreamEvents({
+    readStream: (id) =>
+      services.streams.get(id).catch((error: unknown) => {
+        if (isNotFound(error)) return undefined;
+        throw error;
+      }),
+    now: () => services.clock.now(),
+    onError: (error) => {
+      app.log.warn({ err: error }, 'dashboard stream events failed');
+    },
+  });
+  // Open event streams would keep a graceful shutdown waiting: they end as it begins.
+  app.addHook('preClose', async () => {
+    events.closeAll();
+  });
+  const deps: DashboardDeps = {
+    services,
+    samples: new ViewerSamples(services.database.db, services.clock),
+    events,
+    deliveryChart: new DeliveryChart(services.database.db, services.clock, services.webhookManagement),
+    // A live connection ends once its session does (sign-out, sign-out everywhere, expiry).
+    sessionCheck: (request) => {
+      const token = request.webSessionToken;
+      return async () => token !== null && (await services.webSessions.resume(token)) !== undefined;
+    },
+  };
+
+  app.get('/dashboard', { config: PAGE, schema: { hide: true } }, async (request, reply) => {
+    if (!requireUser(request, reply)) return reply;
+    return reply.redirect('/dashboard/streams', 303);
+  });
+  await dashboardAssetRoutes(app);
+  await dashboardStreamRoutes(app, deps);
+  await dashboardVideoRoutes(app, deps);
+  await dashboardWebhookRoutes(app, deps);
+}

@@ -1,0 +1,302 @@
+// The bodies of the creator's stream pages: the list, the new-stream form and one stream's page.
+import { CATEGORIES } from '../../shared/categories.ts';
+import type { StreamListRow } from '../../streams/stream.repository.ts';
+import type { StreamRow } from '../../streams/stream.table.ts';
+import type { ViewerSample } from '../../streams/viewer-samples.ts';
+import { html, raw, type SafeHtml } from './core.ts';
+import type { FormProblem } from './form-validation.ts';
+import { formatTime, isoTime, jsonForScript } from './format.ts';
+
+const STATUS_LABELS: Record<StreamRow['status'], string> = {
+  scheduled: 'Scheduled',
+  live: 'Live',
+  ended: 'Ended',
+};
+
+export function statusBadge(status: StreamRow['status'], id?: string): SafeHtml {
+  return html`<span class="badge badge-${status}" ${id ? raw(`id="${id}"`) : ''}
+    >${STATUS_LABELS[status]}</span
+  >`;
+}
+
+function standbyOrScheduled(stream: Pick<StreamRow, 'status' | 'scheduled_at'>): string {
+  if (stream.status !== 'scheduled') return '';
+  return stream.scheduled_at === null
+    ? 'Standby: goes live when you start streaming'
+    : `Starts ${formatTime(stream.scheduled_at)}`;
+}
+
+export function streamListBody(rows: StreamListRow[], nextCursor: string | null): SafeHtml {
+  const items = rows.map(
+    (row) =>
+      html`<tr>
+        <th scope="row"><a href="/dashboard/streams/${row.id}">${row.title}</a></th>
+        <td>${statusBadge(row.status)}</td>
+        <td class="num">${row.status === 'live' ? (row.viewer_count ?? 0) : '—'}</td>
+        <td>${row.category}</td>
+        <td>${row.privacy === 'private' ? 'Unlisted' : 'Public'}</td>
+        <td><time datetime="${isoTime(row.created_at)}">${formatTime(row.created_at)}</time></td>
+      </tr>`,
+  );
+  return html`<div class="page-head">
+      <h1>Streams</h1>
+      <a class="button primary" href="/dashboard/streams/new">New stream</a>
+    </div>
+    ${
+      rows.length === 0
+        ? html`<p class="empty">
+            No streams yet. Create one, then point your streaming software at its ingest settings.
+          </p>`
+        : html`<div class="table-wrap">
+            <table class="list" id="stream-list">
+              <thead>
+                <tr>
+                  <th scope="col">Title</th>
+                  <th scope="col">Status</th>
+                  <th scope="col" class="num">Viewers</th>
+                  <th scope="col">Category</th>
+                  <th scope="col">Privacy</th>
+                  <th scope="col">Created</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${items}
+              </tbody>
+            </table>
+          </div>`
+    }
+    ${nextCursor ? html`<p><a href="/dashboard/streams?cursor=${encodeURIComponent(nextCursor)}">Older streams</a></p>` : ''}`;
+}
+
+export interface StreamFormValues {
+  title: string;
+  description: string;
+  scheduled_at: string;
+  category: string;
+  privacy: string;
+  record: boolean;
+}
+
+export const EMPTY_STREAM_FORM: StreamFormValues = {
+  title: '',
+  description: '',
+  scheduled_at: '',
+  category: 'talk',
+  privacy: 'public',
+  record: true,
+};
+
+function problemFor(problem: FormProblem | undefined, name: string): SafeHtml | '' {
+  if (!problem || problem.field !== name) return '';
+  return html`<p class="field-error" id="${name}-error">${problem.message}</p>`;
+}
+
+function describedBy(problem: FormProblem | undefined, name: string, hint?: string): SafeHtml {
+  const ids = [hint, problem?.field === name ? `${name}-error` : undefined].filter(Boolean).join(' ');
+  const invalid = problem?.field === name ? ' aria-invalid="true"' : '';
+  return raw(ids === '' ? invalid : `aria-describedby="${ids}"${invalid}`);
+}
+
+export function newStreamBody(csrf: SafeHtml, values: StreamFormValues, problem?: FormProblem): SafeHtml {
+  return html`<h1>New stream</h1>
+    ${problem ? html`<p class="form-error" role="alert" id="form-error">The stream was not created: ${problem.message}</p>` : ''}
+    <form method="post" action="/dashboard/streams" class="form" id="new-stream" novalidate>
+      ${csrf}
+      <input type="hidden" name="tz_offset" id="tz_offset" value="0" />
+      <div class="field">
+        <label for="title">Title</label>
+        <input
+          id="title"
+          name="title"
+          type="text"
+          maxlength="120"
+          required
+          value="${values.title}"
+          ${describedBy(problem, 'title', 'title-hint')}
+        />
+        <p class="hint" id="title-hint">1 to 120 characters.</p>
+        ${problemFor(problem, 'title')}
+      </div>
+      <div class="field">
+        <label for="description">Description <span class="optional">(optional)</span></label>
+        <textarea
+          id="description"
+          name="description"
+          rows="4"
+          maxlength="2000"
+          ${describedBy(problem, 'description')}
+        >
+${values.description}</textarea>
+        ${problemFor(problem, 'description')}
+      </div>
+      <div class="field">
+        <label for="scheduled_at"
+          >Scheduled start <span class="optional">(optional, your local time)</span></label
+        >
+        <input
+          id="scheduled_at"
+          name="scheduled_at"
+          type="datetime-local"
+          value="${values.scheduled_at}"
+          ${describedBy(problem, 'scheduled_at', 'scheduled-hint')}
+        />
+        <p class="hint" id="scheduled-hint">
+          Leave empty for standby: the stream goes live whenever you start streaming.
+        </p>
+        ${problemFor(problem, 'scheduled_at')}
+      </div>
+      <div class="field">
+        <label for="category">Category</label>
+        <select id="category" name="category" ${describedBy(problem, 'category')}>
+          ${CATEGORIES.map((c) => html`<option value="${c}" ${c === values.category ? raw(' selected') : ''}>${c}</option>`)}</select
+        >${problemFor(problem, 'category')}
+      </div>
+      <fieldset class="field">
+        <legend>Privacy</legend>
+        <label class="inline"
+          ><input
+            type="radio"
+            name="privacy"
+            value="public"
+            ${values.privacy === 'public' ? raw(' checked') : ''}
+          />
+          Public: listed on your channel and the home page</label
+        >
+        <label class="inline"
+          ><input
+            type="radio"
+            name="privacy"
+            value="private"
+            ${values.privacy === 'private' ? raw(' checked') : ''}
+          />
+          Unlisted: only people with the link</label
+        >
+        ${problemFor(problem, 'privacy')}
+      </fieldset>
+      <div class="field">
+        <label class="inline"
+          ><input
+            type="checkbox"
+            id="record"
+            name="record"
+            value="on"
+            ${values.record ? raw(' checked') : ''}
+          />
+          Keep the recording as a video when the stream ends</label
+        >
+        ${problemFor(problem, 'record')}
+      </div>
+      <div class="actions">
+        <button type="submit" class="primary">Create stream</button> <a href="/dashboard/streams">Cancel</a>
+      </div>
+    </form>`;
+}
+
+export interface StreamPageData {
+  stream: StreamRow;
+  rtmpUrl: string;
+  /** Shown only when the creator asked to reveal it (or just reset it). */
+  streamKey: string | undefined;
+  keyAvailable: boolean;
+  playbackPath: string | null;
+  watchPath: string;
+  samples: ViewerSample[];
+  notice?: string | undefined;
+}
+
+export function streamPageBody(csrf: SafeHtml, data: StreamPageData): SafeHtml {
+  const { stream } = data;
+  const id = stream.id;
+  const viewers =
+    stream.status === 'live'
+      ? `${stream.viewer_count ?? 0} watching`
+      : stream.peak_viewer_count !== null
+        ? `peak ${stream.peak_viewer_count}`
+        : '';
+  const chartData = {
+    events_url: `/dashboard/streams/${id}/events`,
+    playback_url: data.playbackPath,
+    key_url: `/dashboard/streams/${id}/stream-key`,
+    status: stream.status,
+    samples: data.samples.map((s) => [s.at, s.viewerCount]),
+  };
+  return html`<p class="crumbs"><a href="/dashboard/streams">Streams</a></p>
+    <div class="page-head">
+      <h1 id="stream-title">${stream.title}</h1>
+      <p class="stream-state">
+        ${statusBadge(stream.status, 'stream-status')}
+        <span id="viewer-count" aria-live="polite" data-count="${stream.viewer_count ?? ''}">${viewers}</span>
+      </p>
+    </div>
+    ${data.notice ? html`<p class="notice" role="status">${data.notice}</p>` : ''}
+    <p class="meta">
+      ${standbyOrScheduled(stream) === '' ? '' : html`<span id="standby-note">${standbyOrScheduled(stream)}. </span>`}${stream.started_at !== null ? html`Started ${formatTime(stream.started_at)}. ` : ''}${stream.ended_at !== null ? html`Ended ${formatTime(stream.ended_at)}. ` : ''}
+      <a href="${data.watchPath}">Public watch page</a>
+    </p>
+    <div class="stream-grid">
+      <section aria-labelledby="preview-heading" class="panel">
+        <h2 id="preview-heading">Preview</h2>
+        <div class="player">
+          <video id="preview" controls muted playsinline aria-label="Live preview"></video>
+          <p id="preview-note" class="hint">
+            ${stream.status === 'scheduled' ? 'The preview starts when your stream goes live.' : ''}
+          </p>
+        </div>
+      </section>
+      <section aria-labelledby="ingest-heading" class="panel">
+        <h2 id="ingest-heading">Ingest settings</h2>
+        <p class="hint">Enter these in OBS (Settings, Stream, Service: Custom) or any RTMP encoder.</p>
+        <div class="field">
+          <label for="server-url">Server URL</label>
+          <div class="copy-row">
+            <input id="server-url" type="text" readonly value="${data.rtmpUrl}" />
+            <button type="button" class="copy" data-copy="server-url" aria-label="Copy server URL">
+              Copy
+            </button>
+          </div>
+        </div>
+        <div class="field">
+          <label for="stream-key">Stream key</label>
+          <div class="copy-row">
+            <input
+              id="stream-key"
+              type="${data.streamKey === undefined ? 'password' : 'text'}"
+              readonly
+              value="${data.streamKey ?? ''}"
+              placeholder="${data.streamKey === undefined ? 'Hidden' : ''}"
+              aria-describedby="key-hint"
+            />
+            <a
+              class="button"
+              id="reveal-key"
+              href="/dashboard/streams/${id}?reveal=key"
+              data-stream-key-url="/dashboard/streams/${id}/stream-key"
+              >${data.streamKey === undefined ? 'Reveal' : 'Revealed'}</a
+            >
+            <button type="button" class="copy" data-copy="stream-key" aria-label="Copy stream key">
+              Copy
+            </button>
+          </div>
+          <p class="hint" id="key-hint">
+            ${data.keyAvailable ? 'Anyone with this key can stream as you. Keep it secret.' : 'This key can no longer be read; reset it to get a new one.'}
+          </p>
+        </div>
+        <form method="post" action="/dashboard/streams/${id}/reset-key" class="inline-form">
+          ${csrf}
+          <button type="submit" class="danger" id="reset-key">Reset stream key</button>
+          <span class="hint">The old key stops working for new connections at once.</span>
+        </form>
+        <p id="copy-status" class="hint" role="status" aria-live="polite"></p>
+      </section>
+    </div>
+    <section aria-labelledby="chart-heading" class="panel">
+      <h2 id="chart-heading">Viewers over time</h2>
+      <div id="viewer-chart" class="chart" role="img" aria-label="Viewer count over time"></div>
+      <p id="chart-empty" class="hint" ${data.samples.length > 0 ? raw(' hidden') : ''}>
+        ${stream.status === 'scheduled' ? 'The chart fills in once the stream is live.' : 'No viewer samples were recorded for this stream.'}
+      </p>
+    </section>
+    <script id="stream-data" type="application/json">
+      ${raw(jsonForScript(chartData))}
+    </script>`;
+}

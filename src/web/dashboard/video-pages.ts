@@ -1,0 +1,86 @@
+// The bodies of the creator's video pages: the list and one video with its player.
+import type { VideoListRow } from '../../videos/video.repository.ts';
+import type { VideoRow } from '../../videos/video.table.ts';
+import { html, raw, type SafeHtml } from './core.ts';
+import { formatDuration, formatTime, isoTime, jsonForScript } from './format.ts';
+
+function sourceLink(streamId: string | null): SafeHtml | string {
+  return streamId === null ? 'Uploaded' : html`<a href="/dashboard/streams/${streamId}">Stream</a>`;
+}
+
+export function videoListBody(rows: VideoListRow[], nextCursor: string | null): SafeHtml {
+  return html`<div class="page-head"><h1>Videos</h1></div>
+    ${
+      rows.length === 0
+        ? html`<p class="empty">No videos yet. A recorded stream becomes a video here when it ends.</p>`
+        : html`<div class="table-wrap">
+            <table class="list" id="video-list">
+              <thead>
+                <tr>
+                  <th scope="col">Title</th>
+                  <th scope="col" class="num">Duration</th>
+                  <th scope="col" class="num">Views</th>
+                  <th scope="col">Source</th>
+                  <th scope="col">Privacy</th>
+                  <th scope="col">Published</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${rows.map(
+                  (row) =>
+                    html`<tr>
+                      <th scope="row"><a href="/dashboard/videos/${row.id}">${row.title}</a></th>
+                      <td class="num">${formatDuration(row.duration_seconds)}</td>
+                      <td class="num">${row.view_count}</td>
+                      <td>${sourceLink(row.source_stream_id)}</td>
+                      <td>${row.privacy === 'private' ? 'Unlisted' : 'Public'}</td>
+                      <td>
+                        <time datetime="${isoTime(row.published_at)}">${formatTime(row.published_at)}</time>
+                      </td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>
+          </div>`
+    }
+    ${nextCursor ? html`<p><a href="/dashboard/videos?cursor=${encodeURIComponent(nextCursor)}">Older videos</a></p>` : ''}`;
+}
+
+export function videoPageBody(video: VideoRow, playbackPath: string | null, watchPath: string): SafeHtml {
+  return html`<p class="crumbs"><a href="/dashboard/videos">Videos</a></p>
+    <h1>${video.title}</h1>
+    <div class="stream-grid">
+      <section class="panel" aria-labelledby="player-heading">
+        <h2 id="player-heading">Player</h2>
+        <div class="player">
+          <video id="video-player" controls playsinline muted aria-label="Video player"></video>
+        </div>
+        ${playbackPath === null ? html`<p class="hint">This video is still being processed.</p>` : ''}
+      </section>
+      <section class="panel" aria-labelledby="details-heading">
+        <h2 id="details-heading">Details</h2>
+        <dl class="details">
+          <dt>Duration</dt>
+          <dd id="video-duration">${formatDuration(video.duration_seconds)}</dd>
+          <dt>Views</dt>
+          <dd id="video-views">${video.view_count}</dd>
+          <dt>Source</dt>
+          <dd>
+            ${video.source_stream_id === null ? 'Uploaded' : html`<a id="video-source" href="/dashboard/streams/${video.source_stream_id}">The stream it was recorded from</a>`}
+          </dd>
+          <dt>Privacy</dt>
+          <dd>${video.privacy === 'private' ? 'Unlisted' : 'Public'}</dd>
+          <dt>Category</dt>
+          <dd>${video.category}</dd>
+          <dt>Published</dt>
+          <dd>${video.published_at === null ? 'Processing' : formatTime(video.published_at)}</dd>
+          <dt>Watch page</dt>
+          <dd><a href="${watchPath}">${watchPath}</a></dd>
+        </dl>
+        ${video.description === null ? '' : html`<p class="description">${video.description}</p>`}
+      </section>
+    </div>
+    <script id="video-data" type="application/json">
+      ${raw(jsonForScript({ playback_url: playbackPath }))}
+    </script>`;
+}

@@ -1,0 +1,57 @@
+// The creator's videos: the list (published ones, newest first) and one video's page.
+import type { FastifyInstance } from 'fastify';
+import { keysetPage } from '../../http/pagination.ts';
+import { PAGE, renderPage, requireUser, sendPage } from './core.ts';
+import type { DashboardDeps } from './dashboard.deps.ts';
+import { isNotFound, sendNotFound } from './not-found.ts';
+import { videoListBody, videoPageBody } from './video-pages.ts';
+
+const PAGE_SIZE = 50;
+const STYLES = ['/assets/dashboard.css'];
+
+export async function dashboardVideoRoutes(app: FastifyInstance, { services }: DashboardDeps): Promise<void> {
+  const { videos, cursors, urls } = services;
+
+  app.get('/dashboard/videos', { config: PAGE, schema: { hide: true } }, async (request, reply) => {
+    const user = requireUser(request, reply);
+    if (!user) return reply;
+    const cursor = (request.query as Record<string, string | undefined>).cursor;
+    const page = await keysetPage(
+      cursors,
+      { list: 'dashboard_videos', limit: PAGE_SIZE, cursor, filters: { creator_id: user.id } },
+      (after) => videos.list({ viewerId: user.id, creatorId: user.id, limit: PAGE_SIZE, after }),
+      (row) => ({ sortKey: row.published_at ?? row.created_at, id: row.id }),
+      (row) => row,
+    );
+    const body = videoListBody(page.data, page.pagination.next_cursor);
+    return sendPage(reply, renderPage({ title: 'Videos', request, body, section: 'videos', styles: STYLES }));
+  });
+
+  app.get('/dashboard/videos/:id', { config: PAGE, schema: { hide: true } }, async (request, reply) => {
+    const user = requireUser(request, reply);
+    if (!user) return reply;
+    const id = (request.params as { id: string }).id;
+    const video = await videos.get(id, user.id).catch((error: unknown) => {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    });
+    // Anyone may watch a published video; only its creator sees it in the dashboard.
+    if (!video || video.creator_id !== user.id) return sendNotFound(request, reply, 'video');
+    const body = videoPageBody(
+      video,
+      video.published_at === null ? null : urls.pathOf(urls.videoPlayback(video.id)),
+      urls.pathOf(urls.videoPage(video.id)),
+    );
+    return sendPage(
+      reply,
+      renderPage({
+        title: video.title,
+        request,
+        body,
+        section: 'videos',
+        styles: STYLES,
+        scripts: ['/assets/hls.min.js', '/assets/dashboard-video.js'],
+      }),
+    );
+  });
+}

@@ -1,0 +1,259 @@
+// The creator's webhooks: register (the secret shown once), list, and per webhook its delivery
+// log, chart and actions (send a test, enable, rotate the secret, delete, resend a delivery),
+// each calling the same webhook services as the API.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../shared/errors.ts';
+import { CreateWebhookBody } from '../../webhooks/webhook.schemas.ts';
+import { csrfField, PAGE, renderPage, requireUser, sendPage, type WebUser } from './core.ts';
+import type { DashboardDeps } from './dashboard.deps.ts';
+import { field, formProblem, validateAsApi, type FormProblem } from './form-validation.ts';
+import { isNotFound, sendNotFound } from './not-found.ts';
+import {
+  deliveryPageBody,
+  EVENT_CHOICES,
+  eventFieldName,
+  secretOnceBody,
+  webhookListBody,
+  webhookPageBody,
+  type WebhookFormValues,
+} from './webhook-pages.ts';
+
+const STYLES = ['/assets/uPlot.min.css', '/assets/dashboard.css'];
+const LOG_SIZE = 50;
+
+const NOTICES: Record<string, string> = {
+  test: 'A test event (ping) was queued; it appears in the log below once sent.',
+  enabled: 'The webhook is active again.',
+};
+
+/** Refusals an action may meet that the creator can act on; shown on the page, not as errors. */
+function actionRefusal(error: unknown): string | undefined {
+  if (
+    error instanceof AppError &&
+    (error.code === 'state_conflict' || error.code === 'delivery_in_progress')
+  ) {
+    return error.message;
+  }
+  return undefined;
+}
+
+type Params = { id: string; event_id?: string };
+
+export async function dashboardWebhookRoutes(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
+  const { webhooks, webhookManagement: management } = deps.services;
+
+  app.get('/dashboard/webhooks', { config: PAGE, schema: { hide: true } }, async (request, reply) => {
+    const user = requireUser(request, reply);
+    if (!user) return reply;
+    return sendList(request, reply, user, { url: '', events: ['*'] });
+  });
+
+  app.post('/dashboard/webhooks', { config: PAGE, schema: { hide: true } }, async (request, reply) => {
+    const user = requireUser(request, reply);
+    if (!user) return reply;
+    const form = (request.body ?? {}) as Record<string, unknown>;
+    const values: WebhookFormValues = {
+      url: field(form, 'url') ?? '',
+      events: EVENT_CHOICES.filter((event) => field(form, eventFieldName(event)) === 'on'),
+    };
+    let registered;
+    try {
+      const body = validateAsApi(CreateWebhookBody, { url: values.url, events: values.events });
+      registered = await webhooks.register(user.id, body);
+    } catch (error) {
+      const problem = formProblem(error);
+      if (!problem) throw error;
+      const status = error instanceof AppError && error.code === 'webhook_url_taken' ? 409 : 400;
+      return sendList(request, reply, user, values, problem, status);
+    }
+    const page = renderPage({
+      title: 'Webhook registered',
+      request,
+      body: secretOnceBody(registered.row, registered.secret, 'Webhook registered'),
+      section: 'webhooks',
+      styles: STYLES,
+      scripts: ['/assets/dashboard.js'],
+    });
+    return sendPage(reply, page, 201);
+  });
+
+  app.get('/dashboard/webhooks/:id', { config: PAGE, schema: { hide: true } }, async (request, reply) => {
+    const user = requireUser(request, reply);
+    if (!user) return reply;
+    const done = (request.query as Record<string, string | undefined>).done;
+    return sendWebhook(request, reply, user, (request.params as Params).id, done ? NOTICES[done] : undefined);
+  });
+
+  app.get(
+    '/dashboard/webhooks/:id/deliveries/:event_id',
+    { config: PAGE, schema: { hide: true } },
+    async (request, reply) => {
+      const user = requireUser(request, reply);
+      if (!user) return reply;
+      const resent = (request.query as Record<string, string | undefined>).done === 'resent';
+      return sendDelivery(
+        request,
+        reply,
+        user,
+        resent ? 'The event was queued to be sent again now.' : undefined,
+      );
+    },
+  );
+
+  // Actions: each answers a redirect to the page that shows its outcome, or that page with
+  // the refusal when the webhook's state does not allow it.
+  const action = (
+    path: string,
+    run: (user: WebUser, params: Params) => Promise<unknown>,
+    after: (params: Params) => string,
+    onRefusal: 'webhook' | 'delivery' = 'webhook',
+  ) =>
+    app.post(path, { config: PAGE, schema: { hide: true } }, async (request, reply) => {
+      const user = requireUser(request, reply);
+      if (!user) return reply;
+      const params = request.params as Params;
+      try {
+        await run(user, params);
+      } catch (error) {
+        if (isNotFound(error))
+          return sendNotFound(request, reply, onRefusal === 'delivery' ? 'delivery' : 'webhook');
+        const refusal = actionRefusal(error);
+        if (refusal === undefined) throw error;
+        return onRefusal === 'delivery'
+          ? sendDelivery(request, reply, user, undefined, refusal, 409)
+          : sendWebhook(request, reply, user, params.id, undefined, refusal, 409);
+      }
+      return reply.redirect(after(params), 303);
+    });
+
+  action(
+    '/dashboard/webhooks/:id/test',
+    (user, { id }) => management.test(user.id, id),
+    ({ id }) => `/dashboard/webhooks/${encodeURIComponent(id)}?done=test`,
+  );
+  action(
+    '/dashboard/webhooks/:id/enable',
+    (user, { id }) => management.enable(user.id, id),
+    ({ id }) => `/dashboard/webhooks/${encodeURIComponent(id)}?done=enabled`,
+  );
+  action(
+    '/dashboard/webhooks/:id/delete',
+    (user, { id }) => webhooks.delete(user.id, id),
+    () => '/dashboard/webhooks',
+  );
+  action(
+    '/dashboard/webhooks/:id/deliveries/:event_id/resend',
+    (user, { id, event_id }) => management.resend(user.id, id, event_id ?? ''),
+    ({ id, event_id }) =>
+      `/dashboard/webhooks/${encodeURIComponent(id)}/deliveries/${encodeURIComponent(event_id ?? '')}?done=resent`,
+    'delivery',
+  );
+
+  // Rotating shows the new secret once, so it answers with the page rather than a redirect.
+  app.post(
+    '/dashboard/webhooks/:id/rotate-secret',
+    { config: PAGE, schema: { hide: true } },
+    async (request, reply) => {
+      const user = requireUser(request, reply);
+      if (!user) return reply;
+      let rotated;
+      try {
+        rotated = await webhooks.rotateSecret(user.id, (request.params as Params).id);
+      } catch (error) {
+        if (isNotFound(error)) return sendNotFound(request, reply, 'webhook');
+        throw error;
+      }
+      const body = secretOnceBody(rotated.row, rotated.secret, 'New signing secret');
+      const page = renderPage({
+        title: 'New signing secret',
+        request,
+        body,
+        section: 'webhooks',
+        styles: STYLES,
+        scripts: ['/assets/dashboard.js'],
+      });
+      return sendPage(reply, page);
+    },
+  );
+
+  async function sendList(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    user: WebUser,
+    values: WebhookFormValues,
+    problem?: FormProblem,
+    status = 200,
+  ): Promise<FastifyReply> {
+    const rows = await webhooks.list(user.id);
+    const body = webhookListBody(csrfField(request), rows, values, problem);
+    return sendPage(
+      reply,
+      renderPage({ title: 'Webhooks', request, body, section: 'webhooks', styles: STYLES }),
+      status,
+    );
+  }
+
+  async function sendWebhook(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    user: WebUser,
+    id: string,
+    notice?: string,
+    error?: string,
+    status = 200,
+  ): Promise<FastifyReply> {
+    let webhook;
+    try {
+      webhook = await management.get(user.id, id);
+    } catch (failure) {
+      if (isNotFound(failure)) return sendNotFound(request, reply, 'webhook');
+      throw failure;
+    }
+    const [deliveries, series] = await Promise.all([
+      management.listDeliveries(user.id, id, {
+        after: undefined,
+        take: LOG_SIZE,
+        status: undefined,
+        eventType: undefined,
+      }),
+      deps.deliveryChart.series(user.id, id),
+    ]);
+    const body = webhookPageBody(csrfField(request), { webhook, deliveries, series, notice, error });
+    return sendPage(
+      reply,
+      renderPage({
+        title: `Webhook ${webhook.url}`,
+        request,
+        body,
+        section: 'webhooks',
+        styles: STYLES,
+        scripts: ['/assets/uPlot.iife.min.js', '/assets/dashboard-webhook.js'],
+      }),
+      status,
+    );
+  }
+
+  async function sendDelivery(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    user: WebUser,
+    notice?: string,
+    error?: string,
+    status = 200,
+  ): Promise<FastifyReply> {
+    const { id, event_id: eventId = '' } = request.params as Params;
+    let detail;
+    try {
+      detail = await management.getDelivery(user.id, id, eventId);
+    } catch (failure) {
+      if (isNotFound(failure)) return sendNotFound(request, reply, 'delivery');
+      throw failure;
+    }
+    const body = deliveryPageBody(csrfField(request), id, detail, notice, error);
+    return sendPage(
+      reply,
+      renderPage({ title: `Delivery ${eventId}`, request, body, section: 'webhooks', styles: STYLES }),
+      status,
+    );
+  }
+}
