@@ -1,6 +1,10 @@
 // Packages one publish (one RTMP connection) as HLS: ffmpeg reads the publisher's FLV on stdin
 // and copies audio and video into MPEG-TS segments without re-encoding. Segments are cut at
 // keyframes, every SEGMENT_SECONDS where the source's keyframe interval allows.
+//
+// With a ladder (src/transcode/), the same ffmpeg also encodes the lower renditions; it is
+// started once the publisher's sequence header says how large the picture is (the FLV is held
+// until then), and reports each rendition's segments as well as the source's.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -8,6 +12,15 @@ import type { Readable, Writable } from 'node:stream';
 import type { Logger } from 'pino';
 import { lastLines } from '../media/ffmpeg.ts';
 import { readPlaylist, type HlsSegment } from '../media/hls-playlist.ts';
+import type { BudgetTicket } from '../transcode/budget.ts';
+import { progressSpeed } from '../transcode/budget.ts';
+import {
+  ladderOutputArgs,
+  renditionPlaylist,
+  SOURCE_RENDITION,
+  transcodes,
+  type LadderPlan,
+} from '../transcode/ladder.ts';
 import type { FlvSink } from './rtmp-server.ts';
 
 export const SEGMENT_SECONDS = 2;
@@ -16,6 +29,25 @@ export const PUBLISH_PLAYLIST = 'live.m3u8';
 const POLL_MS = 200;
 /** Unwritten input beyond this means ffmpeg cannot keep up; the publish is cut off. */
 const MAX_BACKLOG_BYTES = 64 * 1024 * 1024;
+
+/** What a ladder publish is made of, decided once the picture's size is known. */
+export interface PackagerPlan {
+  plan: LadderPlan;
+  hasAudio: boolean;
+  /** The CPU budget's admission of the encoded rungs (none for a copy-only plan). */
+  ticket: BudgetTicket | undefined;
+}
+
+export interface PackagerLadder {
+  /**
+   * Asked at each FLV tag until it returns a plan (`final`: the publisher is gone, decide
+   * now). A copy-only plan packages exactly as without a ladder.
+   */
+  choose(final: boolean): PackagerPlan | undefined;
+  /** An encoded rendition's segments, each time its list grows. */
+  onRendition(name: string, segments: HlsSegment[]): void;
+  preset: string;
+}
 
 export interface PackagerExit {
   code: number | null;
@@ -28,7 +60,8 @@ export class HlsPackager {
   readonly input: FlvSink;
   /** Settles when ffmpeg has exited and the last segments have been reported. */
   readonly finished: Promise<PackagerExit>;
-  private readonly child: ChildProcessByStdio<Writable, null, Readable>;
+  private child: ChildProcessByStdio<Writable, Readable, Readable> | undefined;
+  private settle: (code: number | null, spawnError?: Error) => void = () => undefined;
   private segmentCount = 0;
   private poller: NodeJS.Timeout | undefined;
   private polling = false;
@@ -37,61 +70,125 @@ export class HlsPackager {
    * `onSegments` hears the full segment list each time it grows; `logger` hears when the
    * playlist ffmpeg writes cannot be read.
    */
-  constructor(ffmpegPath: string, dir: string, onSegments: (segments: HlsSegment[]) => void, logger: Logger) {
+  constructor(
+    ffmpegPath: string,
+    dir: string,
+    onSegments: (segments: HlsSegment[]) => void,
+    logger: Logger,
+    segmentSeconds = SEGMENT_SECONDS,
+    ladder?: PackagerLadder,
+  ) {
     this.dir = dir;
     fs.mkdirSync(dir, { recursive: true });
-    const playlist = path.join(dir, PUBLISH_PLAYLIST);
-    this.child = spawn(
-      ffmpegPath,
-      [
-        '-hide_banner',
-        '-loglevel',
-        'error',
-        // Encoders announce their streams at once; a short analysis gets the first segment out sooner.
-        '-analyzeduration',
-        '1000000',
-        '-f',
-        'flv',
-        '-i',
-        'pipe:0',
-        '-map',
-        '0:v?',
-        '-map',
-        '0:a?',
-        '-c',
-        'copy',
-        '-f',
-        'hls',
-        '-hls_time',
-        String(SEGMENT_SECONDS),
-        '-hls_playlist_type',
-        'event',
-        '-hls_flags',
-        '+temp_file+independent_segments',
-        '-hls_segment_filename',
-        path.join(dir, 'seg%05d.ts'),
-        playlist,
-      ],
-      { stdio: ['pipe', 'ignore', 'pipe'] },
-    );
-    let stderr = '';
-    this.child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr = (stderr + chunk).slice(-4000);
-    });
-    // A publisher that drops mid-write leaves EPIPE here; the exit code tells the story.
-    this.child.stdin.on('error', () => undefined);
+    let playlist = path.join(dir, PUBLISH_PLAYLIST);
+    const renditionCounts = new Map<string, number>();
+    const copyArgs = [
+      '-map',
+      '0:v?',
+      '-map',
+      '0:a?',
+      '-c',
+      'copy',
+      '-f',
+      'hls',
+      '-hls_time',
+      String(segmentSeconds),
+      '-hls_playlist_type',
+      'event',
+      '-hls_flags',
+      '+temp_file+independent_segments',
+      '-hls_segment_filename',
+      path.join(dir, 'seg%05d.ts'),
+      playlist,
+    ];
+    const inputArgs = [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-nostats',
+      // Encoders announce their streams at once; a short analysis gets the first segment out sooner.
+      '-analyzeduration',
+      '1000000',
+      '-f',
+      'flv',
+      '-i',
+      'pipe:0',
+    ];
+    let chosen: PackagerPlan | undefined;
+    const start = (): ChildProcessByStdio<Writable, Readable, Readable> => {
+      if (!chosen || !transcodes(chosen.plan)) {
+        return spawn(ffmpegPath, [...inputArgs, ...copyArgs], { stdio: ['pipe', 'pipe', 'pipe'] });
+      }
+      playlist = path.join(dir, renditionPlaylist(SOURCE_RENDITION));
+      const args = [
+        ...inputArgs,
+        '-progress',
+        'pipe:1',
+        ...ladderOutputArgs(chosen.plan, {
+          dir,
+          segmentSeconds,
+          preset: ladder?.preset ?? 'veryfast',
+          hasAudio: chosen.hasAudio,
+          playlistType: 'event',
+        }),
+      ];
+      const child = spawn(ffmpegPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+      if (child.pid !== undefined) chosen.ticket?.attach(child.pid);
+      return child;
+    };
 
-    const stdin = this.child.stdin;
+    // Without a ladder ffmpeg starts at once; with one, the FLV waits for the plan.
+    let held: Buffer[] | undefined;
+    if (ladder) held = [];
+    else this.child = start();
+    let stderr = '';
+    const wire = (child: ChildProcessByStdio<Writable, Readable, Readable>) => {
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+        stderr = (stderr + chunk).slice(-4000);
+      });
+      let partial = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        const lines = (partial + chunk).split('\n');
+        partial = lines.pop() ?? '';
+        for (const line of lines) {
+          const speed = progressSpeed(line);
+          if (speed !== undefined) chosen?.ticket?.reportSpeed(speed);
+        }
+      });
+      // A publisher that drops mid-write leaves EPIPE here; the exit code tells the story.
+      child.stdin.on('error', () => undefined);
+    };
+    if (this.child) wire(this.child);
+    const begin = (final: boolean) => {
+      if (!ladder || !held) return;
+      chosen = ladder.choose(final);
+      if (!chosen) return;
+      const child = start();
+      this.child = child;
+      wire(child);
+      this.started(child);
+      for (const chunk of held) child.stdin.write(chunk);
+      held = undefined;
+    };
+
     this.input = {
       write: (chunk) => {
+        if (held) {
+          held.push(chunk);
+          begin(false);
+          return;
+        }
+        const stdin = this.child?.stdin;
+        if (!stdin) return;
         if (stdin.writableLength > MAX_BACKLOG_BYTES) {
-          this.child.kill('SIGKILL');
+          this.child?.kill('SIGKILL');
           return;
         }
         if (!stdin.destroyed) stdin.write(chunk);
       },
       end: () => {
-        stdin.end();
+        begin(true);
+        this.child?.stdin.end();
       },
     };
 
@@ -99,10 +196,20 @@ export class HlsPackager {
       if (this.polling) return;
       this.polling = true;
       try {
+        if (!this.child) return;
         const { segments } = await readPlaylist(playlist);
         if (segments.length > this.segmentCount) {
           this.segmentCount = segments.length;
           onSegments(segments);
+        }
+        if (!chosen || !ladder) return;
+        for (const rendition of chosen.plan.renditions) {
+          if (rendition.copy) continue;
+          const list = await readPlaylist(path.join(dir, renditionPlaylist(rendition.name)));
+          if (list.segments.length > (renditionCounts.get(rendition.name) ?? 0)) {
+            renditionCounts.set(rendition.name, list.segments.length);
+            ladder.onRendition(rendition.name, list.segments);
+          }
         }
       } finally {
         this.polling = false;
@@ -121,41 +228,50 @@ export class HlsPackager {
     };
     this.poller = setInterval(() => void poll(), POLL_MS);
 
+    let settled = false;
+    let resolveFinished: (exit: PackagerExit) => void = () => undefined;
     this.finished = new Promise((resolve) => {
-      let settled = false;
-      const done = (code: number | null, spawnError?: Error) => {
-        if (settled) return;
-        settled = true;
-        clearInterval(this.poller);
-        this.poller = undefined;
-        const finalCheck = async () => {
-          // Wait out a poll in flight, then read what ffmpeg wrote last.
-          while (this.polling) await new Promise((r) => setTimeout(r, 10));
-          await check();
-        };
-        void finalCheck()
-          .catch((error: unknown) => {
-            // The publish still ends; the stream keeps the segments reported so far.
-            logger.warn({ err: error, dir }, 'could not read the last segments of a publish');
-          })
-          .then(() => {
-            resolve({
-              code,
-              error: spawnError?.message ?? (code === 0 ? undefined : lastLines(stderr, 3) || undefined),
-            });
-          });
+      resolveFinished = resolve;
+    });
+    this.settle = (code: number | null, spawnError?: Error) => {
+      if (settled) return;
+      settled = true;
+      clearInterval(this.poller);
+      this.poller = undefined;
+      chosen?.ticket?.release();
+      const finalCheck = async () => {
+        // Wait out a poll in flight, then read what ffmpeg wrote last.
+        while (this.polling) await new Promise((r) => setTimeout(r, 10));
+        await check();
       };
-      this.child.once('error', (error) => {
-        done(null, error);
-      });
-      this.child.once('close', (code) => {
-        done(code);
-      });
+      void finalCheck()
+        .catch((error: unknown) => {
+          // The publish still ends; the stream keeps the segments reported so far.
+          logger.warn({ err: error, dir }, 'could not read the last segments of a publish');
+        })
+        .then(() => {
+          resolveFinished({
+            code,
+            error: spawnError?.message ?? (code === 0 ? undefined : lastLines(stderr, 3) || undefined),
+          });
+        });
+    };
+    if (this.child) this.started(this.child);
+  }
+
+  private started(child: ChildProcessByStdio<Writable, Readable, Readable>): void {
+    child.once('error', (error) => {
+      this.settle(null, error);
+    });
+    child.once('close', (code) => {
+      this.settle(code);
     });
   }
 
   /** Stops at once, for shutdown; normally ending the input lets ffmpeg finish the last segment. */
   kill(): void {
-    this.child.kill('SIGKILL');
+    if (this.child) this.child.kill('SIGKILL');
+    // Killed before the plan was made: there is no ffmpeg to wait for.
+    else this.settle(null);
   }
 }

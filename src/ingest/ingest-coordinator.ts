@@ -21,7 +21,7 @@ import { LiveThumbnails } from './live-thumbnails.ts';
 import { PenaltyBox } from './penalty-box.ts';
 import { adoptInterruptedStreams } from './restart-recovery.ts';
 import type { PublishConnection } from './rtmp-server.ts';
-import { StreamLifecycle } from './stream-lifecycle.ts';
+import { StreamLifecycle, type LifecycleDeps } from './stream-lifecycle.ts';
 import { IngestUpkeep } from './upkeep.ts';
 
 export interface IngestDeps {
@@ -44,6 +44,8 @@ export interface IngestDeps {
   thumbnailIntervalMs: number;
   /** Addresses that tried too many unknown keys (one with default settings unless given). */
   penalties?: PenaltyBox;
+  /** The adaptive-bitrate ladder and its CPU budget; copy-only packaging without it. */
+  transcode?: LifecycleDeps['transcode'];
 }
 
 export class IngestCoordinator {
@@ -73,6 +75,7 @@ export class IngestCoordinator {
       reconnectWindowMs: deps.reconnectWindowMs,
       thumbnails,
       health: deps.health,
+      transcode: deps.transcode,
     });
     this.admission = new Admission({
       streams,

@@ -18,7 +18,11 @@ import type { StreamService } from '../streams/stream.service.ts';
 import type { StreamRow } from '../streams/stream.table.ts';
 import type { VideoService } from '../videos/video.service.ts';
 import type { IngestHealthBoard } from './health/health-board.ts';
-import { HlsPackager } from './hls-packager.ts';
+import { ffprobePathFor } from '../media/ffmpeg.ts';
+import type { TranscodeBudget } from '../transcode/budget.ts';
+import type { TranscodeConfig } from '../transcode/ladder.ts';
+import { liveLadder } from '../transcode/live-ladder.ts';
+import { HlsPackager, SEGMENT_SECONDS } from './hls-packager.ts';
 import type { LiveThumbnails } from './live-thumbnails.ts';
 import { recordStreamAsVideo } from './recording.ts';
 import type { PublishConnection } from './rtmp-server.ts';
@@ -36,6 +40,8 @@ export interface LifecycleDeps {
   thumbnails: LiveThumbnails;
   /** Told when a publish starts, its encoder goes away, and the stream ends. */
   health?: IngestHealthBoard;
+  /** The ladder (src/transcode/); without it, or with TRANSCODE=off, publishes are copied only. */
+  transcode?: { config: TranscodeConfig; budget: TranscodeBudget } | undefined;
 }
 
 /** How long close() lets packagers write their last segment before killing them. */
@@ -101,6 +107,19 @@ export class StreamLifecycle {
     const index = state.publishes.length;
     state.publishes.push([]);
     const folder = new StreamFolder(this.deps.paths, state.streamId);
+    const publishLogger = logger.child({ streamId: state.streamId, publish: index });
+    const transcode = this.deps.transcode;
+    const ladder =
+      transcode && transcode.config.mode === 'auto' && state.layout !== 'single'
+        ? liveLadder({
+            ...transcode,
+            state,
+            index,
+            meter: connection.meter,
+            logger: publishLogger,
+            changed: () => this.segmentsChanged(state),
+          })
+        : undefined;
     const packager = new HlsPackager(
       this.deps.ffmpegPath,
       folder.publishDir(index),
@@ -110,7 +129,9 @@ export class StreamLifecycle {
           await this.segmentsChanged(state);
         }, logger);
       },
-      logger.child({ streamId: state.streamId, publish: index }),
+      publishLogger,
+      SEGMENT_SECONDS,
+      ladder,
     );
     state.packagers.add(packager);
     connection.accept(packager.input);
@@ -157,7 +178,7 @@ export class StreamLifecycle {
   /** New segments: publish the playlist, then go live on the first one. */
   private async segmentsChanged(state: StreamState): Promise<void> {
     if (state.finishing) return;
-    await new StreamFolder(this.deps.paths, state.streamId).writePlaylist(state.publishes, false);
+    if (!(await this.writePlaylists(state, false))) return;
     if (state.live) return;
     await this.deps.thumbnails.take(state);
     try {
@@ -175,6 +196,26 @@ export class StreamLifecycle {
       if (current.status === 'live') state.live = true;
       else if (current.status === 'ended') this.stopBecauseEnded(state);
     }
+  }
+
+  /** The stream's playlists; false while a ladder stream's master is not there yet. */
+  private async writePlaylists(state: StreamState, ended: boolean): Promise<boolean> {
+    const folder = new StreamFolder(this.deps.paths, state.streamId);
+    if (!state.ladder) {
+      await folder.writePlaylist(state.publishes, ended);
+      return true;
+    }
+    const rungs = this.deps.transcode?.config.rungs ?? [];
+    return folder.writeLadderPlaylists(
+      state.publishes,
+      state.ladder,
+      ended,
+      ffprobePathFor(this.deps.ffmpegPath),
+      (name) => {
+        const rung = rungs.find((candidate) => `${candidate.height}p` === name);
+        return rung && rung.videoKbps * 1100;
+      },
+    );
   }
 
   private openReconnectWindow(state: StreamState): void {
@@ -233,7 +274,7 @@ export class StreamLifecycle {
       await folder.remove();
       return;
     }
-    await folder.writePlaylist(state.publishes, true);
+    await this.writePlaylists(state, true);
     let stream: StreamRow;
     if (endStream && state.live) {
       try {
@@ -251,7 +292,7 @@ export class StreamLifecycle {
       await folder.removeAllButThumbnail();
       return;
     }
-    await this.recordWithRetries(stream, state.publishes);
+    await this.recordWithRetries(stream, state);
   }
 
   /**
@@ -259,11 +300,11 @@ export class StreamLifecycle {
    * stream id and tried again; after the last one, restart recovery tries at the next start
    * (the folder's playlist is finished and the stream has no video).
    */
-  private async recordWithRetries(stream: StreamRow, publishes: StreamState['publishes']): Promise<void> {
+  private async recordWithRetries(stream: StreamRow, state: StreamState): Promise<void> {
     const { logger } = this.deps;
     for (let attempt = 1; ; attempt++) {
       try {
-        const video = await recordStreamAsVideo(this.deps, stream, publishes);
+        const video = await recordStreamAsVideo(this.deps, stream, state.publishes, state.ladder);
         logger.info({ streamId: stream.id, videoId: video.id }, 'recording published as a video');
         await new StreamFolder(this.deps.paths, stream.id).markRecorded();
         return;
