@@ -14,6 +14,7 @@ import { lastLines } from '../media/ffmpeg.ts';
 import { readPlaylist, type HlsSegment } from '../media/hls-playlist.ts';
 import type { BudgetTicket } from '../transcode/budget.ts';
 import { progressSpeed } from '../transcode/budget.ts';
+import { tagTimestamp } from '../transcode/flv-relay.ts';
 import {
   ladderOutputArgs,
   renditionPlaylist,
@@ -29,6 +30,11 @@ export const PUBLISH_PLAYLIST = 'live.m3u8';
 const POLL_MS = 200;
 /** Unwritten input beyond this means ffmpeg cannot keep up; the publish is cut off. */
 const MAX_BACKLOG_BYTES = 64 * 1024 * 1024;
+/**
+ * A transcoding ffmpeg with this much unwritten input is behind whatever its progress says:
+ * far below MAX_BACKLOG_BYTES, so transcoding hands over to fewer rungs long before that cut.
+ */
+const LADDER_BACKLOG_BYTES = 4 * 1024 * 1024;
 
 /** What a ladder publish is made of, decided once the picture's size is known. */
 export interface PackagerPlan {
@@ -47,6 +53,13 @@ export interface PackagerLadder {
   /** An encoded rendition's segments, each time its list grows. */
   onRendition(name: string, segments: HlsSegment[]): void;
   preset: string;
+  /**
+   * The encoder has fallen this far behind the publisher (media seconds received but not yet
+   * packaged): `onBehind` is told, once, so ingest moves the publish to fewer rungs before the
+   * backlog grows into a stall.
+   */
+  maxLagSeconds: number;
+  onBehind(): void;
 }
 
 export interface PackagerExit {
@@ -115,6 +128,24 @@ export class HlsPackager {
       'pipe:0',
     ];
     let chosen: PackagerPlan | undefined;
+    // How far behind the publisher a transcoding ffmpeg is: media received vs packaged.
+    let firstInputMs: number | undefined;
+    let lastInputMs: number | undefined;
+    let packagedSeconds = 0;
+    let behind = false;
+    const checkLag = () => {
+      if (behind || !ladder || !chosen || !transcodes(chosen.plan)) return;
+      const received =
+        firstInputMs === undefined || lastInputMs === undefined ? 0 : (lastInputMs - firstInputMs) / 1000;
+      const backlog = this.child?.stdin.writableLength ?? 0;
+      if (received - packagedSeconds <= ladder.maxLagSeconds && backlog <= LADDER_BACKLOG_BYTES) return;
+      behind = true;
+      logger.warn(
+        { lagSeconds: received - packagedSeconds, backlogBytes: backlog, speed: chosen.ticket?.speed },
+        'the transcoder fell behind the publisher',
+      );
+      ladder.onBehind();
+    };
     const start = (): ChildProcessByStdio<Writable, Readable, Readable> => {
       if (!chosen || !transcodes(chosen.plan)) {
         return spawn(ffmpegPath, [...inputArgs, ...copyArgs], { stdio: ['pipe', 'pipe', 'pipe'] });
@@ -153,6 +184,9 @@ export class HlsPackager {
         for (const line of lines) {
           const speed = progressSpeed(line);
           if (speed !== undefined) chosen?.ticket?.reportSpeed(speed);
+          const outTime = /^out_time_us=(\d+)$/.exec(line.trim());
+          if (outTime) packagedSeconds = Number(outTime[1]) / 1e6;
+          if (line.startsWith('progress=')) checkLag();
         }
       });
       // A publisher that drops mid-write leaves EPIPE here; the exit code tells the story.
@@ -180,6 +214,12 @@ export class HlsPackager {
         }
         const stdin = this.child?.stdin;
         if (!stdin) return;
+        const timestamp = tagTimestamp(chunk);
+        if (timestamp !== undefined) {
+          firstInputMs ??= timestamp;
+          lastInputMs = timestamp;
+        }
+        if (stdin.writableLength > LADDER_BACKLOG_BYTES) checkLag();
         if (stdin.writableLength > MAX_BACKLOG_BYTES) {
           this.child?.kill('SIGKILL');
           return;

@@ -21,8 +21,9 @@ import type { IngestHealthBoard } from './health/health-board.ts';
 import { ffprobePathFor } from '../media/ffmpeg.ts';
 import type { TranscodeBudget } from '../transcode/budget.ts';
 import type { TranscodeConfig } from '../transcode/ladder.ts';
-import { liveLadder } from '../transcode/live-ladder.ts';
-import { HlsPackager, SEGMENT_SECONDS } from './hls-packager.ts';
+import { FlvRelay } from '../transcode/flv-relay.ts';
+import { fewerRungs, liveLadder } from '../transcode/live-ladder.ts';
+import { HlsPackager, SEGMENT_SECONDS, type PackagerPlan } from './hls-packager.ts';
 import type { LiveThumbnails } from './live-thumbnails.ts';
 import { recordStreamAsVideo } from './recording.ts';
 import type { PublishConnection } from './rtmp-server.ts';
@@ -105,47 +106,44 @@ export class StreamLifecycle {
     state.publisher = connection;
     if (state.reconnecting) this.markReconnecting(state, false);
     const index = state.publishes.length;
-    state.publishes.push([]);
-    const folder = new StreamFolder(this.deps.paths, state.streamId);
-    const publishLogger = logger.child({ streamId: state.streamId, publish: index });
-    const transcode = this.deps.transcode;
-    const ladder =
-      transcode && transcode.config.mode === 'auto' && state.layout !== 'single'
-        ? liveLadder({
-            ...transcode,
-            state,
-            index,
-            meter: connection.meter,
-            logger: publishLogger,
-            changed: () => this.segmentsChanged(state),
-          })
-        : undefined;
-    const packager = new HlsPackager(
-      this.deps.ffmpegPath,
-      folder.publishDir(index),
-      (segments) => {
-        void state.enqueue(async () => {
-          state.publishes[index] = StreamFolder.inPublish(index, segments);
-          await this.segmentsChanged(state);
-        }, logger);
-      },
-      publishLogger,
-      SEGMENT_SECONDS,
-      ladder,
-    );
-    state.packagers.add(packager);
-    connection.accept(packager.input);
+    let relay: FlvRelay | undefined;
+    // A packager that dies (unreadable media, a backlog it cannot clear) ends the publish, so
+    // the encoder sees the failure and reconnects instead of pushing into nothing; one that
+    // handed the publish over to another simply ends.
+    const watch = (started: HlsPackager) => {
+      void started.finished.then(() => {
+        state.packagers.delete(started);
+        if (started === packager && !connection.closed) connection.disconnect();
+      });
+      return started;
+    };
+    // A transcoder that falls behind hands the rest of the publish, from a keyframe, to a new
+    // packager with fewer rungs (a new publish folder: a discontinuity in every playlist).
+    const handOver = (previous: HlsPackager, plan: PackagerPlan) => {
+      const budget = this.deps.transcode?.budget;
+      if (!budget || !relay) return;
+      relay.switchAtNextKeyframe(() => {
+        const forced = fewerRungs(plan, budget, connection.meter.measure().frameRate);
+        logger.warn(
+          {
+            streamId: state.streamId,
+            renditions: forced.plan.renditions.map((rendition) => rendition.name),
+          },
+          'rungs dropped; the publish goes on with fewer renditions',
+        );
+        packager = watch(this.startPackager(state, connection, handOver, { plan: forced, previous }));
+        return packager.input;
+      });
+    };
+    let packager = watch(this.startPackager(state, connection, handOver, undefined));
+    relay = new FlvRelay(packager.input);
+    connection.accept(relay);
     this.deps.health?.publishing(state.streamId, connection.meter);
     logger.info(
       { streamId: state.streamId, publish: index, remote: connection.remoteAddress },
       'publish started',
     );
 
-    // A packager that dies (unreadable media, a backlog it cannot clear) ends the publish, so
-    // the encoder sees the failure and reconnects instead of pushing into nothing.
-    void packager.finished.then(() => {
-      if (!connection.closed) connection.disconnect();
-    });
     connection.onClose(() => {
       if (state.publisher === connection) state.publisher = undefined;
       const refusal = connection.refusal;
@@ -162,10 +160,10 @@ export class StreamLifecycle {
         );
         packager.kill();
       } else {
-        packager.input.end();
+        relay.end();
       }
-      void packager.finished.then((exit) => {
-        state.packagers.delete(packager);
+      const last = packager;
+      void last.finished.then((exit) => {
         if (exit.code !== 0 && !this.closingDown && !refusal) {
           logger.warn({ streamId: state.streamId, publish: index, error: exit.error }, 'packager failed');
         }
@@ -173,6 +171,61 @@ export class StreamLifecycle {
         if (!state.publisher && !this.closingDown && !state.finishing) this.openReconnectWindow(state);
       });
     });
+  }
+
+  /**
+   * One packager of a publish, in the next publish folder: the publish's first, or one taking
+   * over from `after.previous` (which fell behind) with the plan made for it. Segments of a
+   * taking-over packager reach the playlists only once the previous one has written its last,
+   * so playlists only ever grow at their end.
+   */
+  private startPackager(
+    state: StreamState,
+    connection: PublishConnection,
+    handOver: (previous: HlsPackager, plan: PackagerPlan) => void,
+    after: { plan: PackagerPlan; previous: HlsPackager } | undefined,
+  ): HlsPackager {
+    const { logger } = this.deps;
+    const index = state.publishes.length;
+    state.publishes.push([]);
+    const folder = new StreamFolder(this.deps.paths, state.streamId);
+    const publishLogger = logger.child({ streamId: state.streamId, publish: index });
+    const transcode = this.deps.transcode;
+    const ready = after ? after.previous.finished.then(() => undefined) : Promise.resolve();
+    let self: HlsPackager | undefined;
+    const ladder =
+      transcode && transcode.config.mode === 'auto' && state.layout !== 'single'
+        ? liveLadder({
+            ...transcode,
+            state,
+            index,
+            meter: connection.meter,
+            logger: publishLogger,
+            changed: () => this.segmentsChanged(state),
+            forced: after?.plan,
+            behind: (plan) => {
+              if (self) handOver(self, plan);
+            },
+          })
+        : undefined;
+    const packager = new HlsPackager(
+      this.deps.ffmpegPath,
+      folder.publishDir(index),
+      (segments) => {
+        void ready.then(() =>
+          state.enqueue(async () => {
+            state.publishes[index] = StreamFolder.inPublish(index, segments);
+            await this.segmentsChanged(state);
+          }, logger),
+        );
+      },
+      publishLogger,
+      SEGMENT_SECONDS,
+      ladder,
+    );
+    self = packager;
+    state.packagers.add(packager);
+    return packager;
   }
 
   /** New segments: publish the playlist, then go live on the first one. */

@@ -24,6 +24,11 @@ export interface TranscodeConfig {
   cpuCores: number;
   /** TRANSCODE_HEADROOM_PERCENT: share of those cores kept free for copy-only streams and the API. */
   headroomPercent: number;
+  /**
+   * Media seconds a transcoder may fall behind before rungs are dropped (live-ladder.ts's
+   * MAX_LAG_SECONDS unless set). Not a variable: tests set it to 0 to force the hand-over.
+   */
+  maxLagSeconds?: number;
 }
 
 export const DEFAULT_LADDER = '720:2800,480:1400,360:800';

@@ -26,14 +26,33 @@ export interface LiveLadderDeps {
   logger: Logger;
   /** The stream's playlists must be rewritten (run on the stream's queue). */
   changed: () => Promise<void>;
+  /** The transcoder fell behind: the publish should go on with fewer rungs (`plan` is today's). */
+  behind: (plan: PackagerPlan) => void;
+  /** A publish handed over from a transcoder that fell behind: its plan, made already. */
+  forced?: PackagerPlan | undefined;
 }
+
+/** Media seconds a transcoder may fall behind the publisher before rungs are dropped. */
+export const MAX_LAG_SECONDS = 4;
 
 export function liveLadder(deps: LiveLadderDeps): PackagerLadder {
   const { state, index, logger } = deps;
   let tags = 0;
+  let chosen: PackagerPlan | undefined;
   return {
     preset: deps.config.preset,
+    maxLagSeconds: deps.config.maxLagSeconds ?? MAX_LAG_SECONDS,
+    onBehind: () => {
+      if (chosen) deps.behind(chosen);
+    },
     choose: (final) => {
+      if (deps.forced) {
+        chosen = deps.forced;
+        for (const rendition of chosen.plan.renditions) {
+          if (!rendition.copy) state.ladder?.expect(rendition.name, index);
+        }
+        return chosen;
+      }
       tags++;
       const measured = deps.meter.measure();
       const video = measured.video;
@@ -61,6 +80,7 @@ export function liveLadder(deps: LiveLadderDeps): PackagerLadder {
         },
         'publish renditions chosen',
       );
+      chosen = decided;
       return decided;
     },
     onRendition: (name: string, segments: HlsSegment[]) => {
@@ -70,6 +90,26 @@ export function liveLadder(deps: LiveLadderDeps): PackagerLadder {
       }, logger);
     },
   };
+}
+
+/**
+ * The plan after `current` fell behind: without its most expensive rung (the encoded one
+ * nearest the source, whose viewers the source itself serves best), admitted afresh; copy-only
+ * when no rung is left or the budget says no.
+ */
+export function fewerRungs(
+  current: PackagerPlan,
+  budget: TranscodeBudget,
+  frameRate: number | undefined,
+): PackagerPlan {
+  const encoded = current.plan.renditions.filter((rendition) => !rendition.copy);
+  const drop = encoded[0];
+  const renditions = current.plan.renditions.filter((rendition) => rendition !== drop);
+  const plan = { renditions };
+  const copyOnly: PackagerPlan = { plan: { renditions: [] }, hasAudio: current.hasAudio, ticket: undefined };
+  if (!transcodes(plan)) return copyOnly;
+  const ticket = budget.admit('live', encodedMegapixelsPerSecond(plan, frameRate ?? ASSUMED_FRAME_RATE));
+  return ticket ? { plan, hasAudio: current.hasAudio, ticket } : copyOnly;
 }
 
 function decide(

@@ -10,59 +10,12 @@ import { describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { parseMediaPlaylist } from '../../src/media/hls-playlist.ts';
 import { parseMasterPlaylist } from '../../src/media/master-playlist.ts';
-import { parseLadder, type TranscodeConfig } from '../../src/transcode/ladder.ts';
 import { launchBrowser } from '../helpers/media-browser.ts';
 import { startMediaServer } from '../helpers/media-server.ts';
-import { countVideoFrames, startPush, waitFor } from '../helpers/media-tools.ts';
+import { countVideoFrames, waitFor } from '../helpers/media-tools.ts';
+import { push720, TEST_LADDER } from './ladder-helpers.ts';
 
 const run = promisify(execFile);
-
-/** The default ladder, cheap: every rung of the defaults, x264's fastest preset. */
-export const TEST_LADDER: TranscodeConfig = {
-  mode: 'auto',
-  rungs: parseLadder('720:2800,480:1400,360:800') ?? [],
-  preset: 'ultrafast',
-  cpuCores: 64,
-  headroomPercent: 0,
-};
-
-/** A small, cheap 720p push: 10 fps, a keyframe every 2 s, low bitrate. */
-export function push720(url: string, seconds: number) {
-  return startPush([
-    '-re',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc=size=1280x720:rate=10',
-    '-f',
-    'lavfi',
-    '-i',
-    'sine=frequency=440:sample_rate=48000',
-    '-t',
-    String(seconds),
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-b:v',
-    '600k',
-    '-pix_fmt',
-    'yuv420p',
-    '-g',
-    '20',
-    '-keyint_min',
-    '20',
-    '-sc_threshold',
-    '0',
-    '-c:a',
-    'aac',
-    '-b:a',
-    '64k',
-    '-f',
-    'flv',
-    url,
-  ]);
-}
 
 /** The first video frame of a segment: whether it is a keyframe, and its time. */
 async function firstFrame(file: string): Promise<{ key: boolean; time: number }> {
