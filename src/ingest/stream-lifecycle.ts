@@ -106,7 +106,8 @@ export class StreamLifecycle {
     state.publisher = connection;
     if (state.reconnecting) this.markReconnecting(state, false);
     const index = state.publishes.length;
-    let relay: FlvRelay | undefined;
+    // Set once the first packager exists; the hand-over below switches it.
+    const link: { relay?: FlvRelay } = {};
     // A packager that dies (unreadable media, a backlog it cannot clear) ends the publish, so
     // the encoder sees the failure and reconnects instead of pushing into nothing; one that
     // handed the publish over to another simply ends.
@@ -121,8 +122,8 @@ export class StreamLifecycle {
     // packager with fewer rungs (a new publish folder: a discontinuity in every playlist).
     const handOver = (previous: HlsPackager, plan: PackagerPlan) => {
       const budget = this.deps.transcode?.budget;
-      if (!budget || !relay) return;
-      relay.switchAtNextKeyframe(() => {
+      if (!budget || !link.relay) return;
+      link.relay.switchAtNextKeyframe(() => {
         const forced = fewerRungs(plan, budget, connection.meter.measure().frameRate);
         logger.warn(
           {
@@ -136,7 +137,8 @@ export class StreamLifecycle {
       });
     };
     let packager = watch(this.startPackager(state, connection, handOver, undefined));
-    relay = new FlvRelay(packager.input);
+    const relay = new FlvRelay(packager.input);
+    link.relay = relay;
     connection.accept(relay);
     this.deps.health?.publishing(state.streamId, connection.meter);
     logger.info(
@@ -192,7 +194,8 @@ export class StreamLifecycle {
     const publishLogger = logger.child({ streamId: state.streamId, publish: index });
     const transcode = this.deps.transcode;
     const ready = after ? after.previous.finished.then(() => undefined) : Promise.resolve();
-    let self: HlsPackager | undefined;
+    // The packager made below, for the ladder's hand-over callback.
+    const made: { packager?: HlsPackager } = {};
     const ladder =
       transcode && transcode.config.mode === 'auto' && state.layout !== 'single'
         ? liveLadder({
@@ -204,7 +207,7 @@ export class StreamLifecycle {
             changed: () => this.segmentsChanged(state),
             forced: after?.plan,
             behind: (plan) => {
-              if (self) handOver(self, plan);
+              if (made.packager) handOver(made.packager, plan);
             },
           })
         : undefined;
@@ -223,7 +226,7 @@ export class StreamLifecycle {
       SEGMENT_SECONDS,
       ladder,
     );
-    self = packager;
+    made.packager = packager;
     state.packagers.add(packager);
     return packager;
   }
