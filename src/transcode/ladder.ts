@@ -136,21 +136,41 @@ export function ladderOutputArgs(
     preset: string;
     hasAudio: boolean;
     playlistType: 'event' | 'vod';
+    /** Audio encoding arguments when the source's cannot be copied (AAC for HLS). */
+    audioArgs?: string[];
+    /** Playlist names, `%v` for the rendition (live_%v.m3u8 unless given). */
+    playlistTemplate?: string;
   },
 ): string[] {
+  // A source that is not copied (an imported file HLS cannot carry as it is) has no keyframes
+  // to follow: every rendition gets one each segment's length instead, at the same instants.
+  const sourceCopied = plan.renditions.some((rendition) => rendition.copy);
+  const keyframes = sourceCopied ? 'source' : `expr:gte(t,n_forced*${options.segmentSeconds})`;
   const args: string[] = [];
   plan.renditions.forEach(() => {
     args.push('-map', '0:v:0');
     if (options.hasAudio) args.push('-map', '0:a:0');
   });
-  if (options.hasAudio) args.push('-c:a', 'copy');
+  if (options.hasAudio) args.push(...(options.audioArgs ?? ['-c:a', 'copy']));
   plan.renditions.forEach((rendition, index) => {
     const v = `v:${index}`;
     if (rendition.copy) {
       args.push(`-c:${v}`, 'copy');
       return;
     }
-    const kbps = rendition.videoKbps ?? 1000;
+    const kbps = rendition.videoKbps;
+    // The source encoded (not copied) keeps its quality by CRF; rungs get their bitrate.
+    const rate =
+      kbps === undefined
+        ? [`-crf:${v}`, '21']
+        : [
+            `-b:${v}`,
+            `${kbps}k`,
+            `-maxrate:${v}`,
+            `${Math.round(kbps * 1.1)}k`,
+            `-bufsize:${v}`,
+            `${kbps * 2}k`,
+          ];
     args.push(
       `-c:${v}`,
       'libx264',
@@ -160,16 +180,11 @@ export function ladderOutputArgs(
       options.preset,
       `-pix_fmt:${v}`,
       'yuv420p',
-      `-b:${v}`,
-      `${kbps}k`,
-      `-maxrate:${v}`,
-      `${Math.round(kbps * 1.1)}k`,
-      `-bufsize:${v}`,
-      `${kbps * 2}k`,
+      ...rate,
       // Keyframes exactly where the source has them and nowhere else (no scene cuts, no
       // GOP limit of the encoder's own), so every rendition's segments start together.
       `-force_key_frames:${v}`,
-      'source',
+      keyframes,
       `-sc_threshold:${v}`,
       '0',
       `-g:${v}`,
@@ -192,7 +207,7 @@ export function ladderOutputArgs(
     streamMap,
     '-hls_segment_filename',
     path.join(options.dir, 'seg_%v_%05d.ts'),
-    path.join(options.dir, 'live_%v.m3u8'),
+    path.join(options.dir, options.playlistTemplate ?? 'live_%v.m3u8'),
   );
   return args;
 }
