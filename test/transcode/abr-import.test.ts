@@ -19,7 +19,7 @@ const run = promisify(execFile);
 function ffmpegChildNiceness(): number[] {
   const found: number[] = [];
   for (const task of fs.readdirSync(`/proc/${process.pid}/task`)) {
-    let children = '';
+    let children: string;
     try {
       children = fs.readFileSync(`/proc/${process.pid}/task/${task}/children`, 'utf8');
     } catch {
