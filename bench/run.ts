@@ -11,7 +11,8 @@
 //   npm run bench -- --deliveries      the webhook delivery bench only (bench/deliveries.ts)
 //   npm run bench -- --media           the media origin against nginx only (bench/media.ts;
 //                                      needs ffmpeg and nginx)
-//   npm run bench -- --ingest          live ingest only (bench/ingest.ts; needs ffmpeg)
+//   npm run bench -- --ingest          live ingest only (bench/ingest.ts, then the ABR ladder's
+//                                      efficiency, capacity and priority: bench/ingest-abr.ts)
 //   npm run bench -- --scale           scale-out only: 1 and 2 API processes and workers on
 //                                      PostgreSQL + Redis (bench/scale.ts; needs TEST_POSTGRES_URL
 //                                      and TEST_REDIS_URL)
@@ -46,6 +47,7 @@ import {
 } from './report.ts';
 import { benchDeliveries } from './deliveries.ts';
 import { benchIngest } from './ingest.ts';
+import { benchIngestAbr } from './ingest-abr.ts';
 import { benchMedia } from './media.ts';
 import { benchScale } from './scale.ts';
 import { seedDatabase } from './seed.ts';
@@ -413,6 +415,10 @@ if (flags.scale) {
   });
 } else if (flags.ingest) {
   log(JSON.stringify(await benchIngest({ quick: flags.quick, log }), null, 2));
+  log('\nAdaptive bitrate (bench/ingest-abr.ts):');
+  const abr = await benchIngestAbr({ quick: flags.quick, log });
+  log(JSON.stringify(abr, null, 2));
+  if (abr.efficiency.ratio < abr.efficiency.target || !abr.importBesideLive.liveKeptUp) passed = false;
 } else {
   if (!flags.deliveries) passed = await benchApi();
   if (!flags['no-deliveries']) {
