@@ -76,13 +76,29 @@ function ladderChildren(): number[] {
   return pids;
 }
 
-/** Cores used by `pids` (and this process, when `self`) over `seconds`. */
-async function coresOver(pids: number[], seconds: number, self: boolean): Promise<number> {
-  const ticks = () => pids.reduce((sum, pid) => sum + (processTicks(pid) ?? 0), 0);
-  const beforeTicks = ticks();
+/**
+ * Cores used over `seconds` by the processes `pids()` names (asked again each second, so a
+ * process that starts or ends inside the window counts for the time it ran), plus this
+ * process when `self`.
+ */
+async function coresOver(pids: () => number[], seconds: number, self: boolean): Promise<number> {
+  const last = new Map<number, number>();
+  let spentTicks = 0;
+  const sample = () => {
+    for (const pid of pids()) {
+      const ticks = processTicks(pid);
+      if (ticks === undefined) continue;
+      const before = last.get(pid);
+      if (before !== undefined) spentTicks += ticks - before;
+      last.set(pid, ticks);
+    }
+  };
   const beforeSelf = process.cpuUsage();
-  await sleep(seconds * 1000);
-  const spentTicks = ticks() - beforeTicks;
+  sample();
+  for (let i = 0; i < seconds; i++) {
+    await sleep(1000);
+    sample();
+  }
   const selfUsage = process.cpuUsage(beforeSelf);
   const selfSeconds = self ? (selfUsage.user + selfUsage.system) / 1e6 : 0;
   return (spentTicks / 100 + selfSeconds) / seconds;
@@ -222,7 +238,7 @@ export async function benchIngestAbr(
     log('Efficiency: one transcoded stream in the project ...');
     await push();
     await sleep(3000);
-    const projectCores = await coresOver(ladderChildren(), window, true);
+    const projectCores = await coresOver(ladderChildren, window, true);
     await stopPushes();
     log('Efficiency: the same ladder command by hand ...');
     const handDir = path.join(work, 'by-hand');
@@ -243,7 +259,7 @@ export async function benchIngestAbr(
       { stdio: 'ignore' },
     );
     await sleep(3000);
-    const handCores = await coresOver(hand.pid === undefined ? [] : [hand.pid], window, false);
+    const handCores = await coresOver(() => (hand.pid === undefined ? [] : [hand.pid]), window, false);
     hand.kill('SIGKILL');
     const ratio = handCores / projectCores;
     log(

@@ -33,13 +33,14 @@ test('a custom ladder is sorted, and only rungs below the source are planned', (
     TRANSCODE_CPU_CORES: '1.5',
     TRANSCODE_HEADROOM_PERCENT: '10',
   }).ingest.transcode;
-  assert.equal(transcode?.mode, 'off');
+  assert.ok(transcode);
+  assert.equal(transcode.mode, 'off');
   assert.deepEqual(
-    transcode?.rungs.map((rung) => rung.height),
+    transcode.rungs.map((rung) => rung.height),
     [1080, 540, 360],
   );
-  assert.equal(transcode?.cpuCores, 1.5);
-  const plan = planLadder({ width: 1920, height: 1080 }, transcode?.rungs ?? []);
+  assert.equal(transcode.cpuCores, 1.5);
+  const plan = planLadder({ width: 1920, height: 1080 }, transcode.rungs);
   assert.deepEqual(
     plan.renditions.map((r) => [r.name, r.width, r.height, r.copy]),
     [
