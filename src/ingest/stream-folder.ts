@@ -15,7 +15,8 @@ import {
 } from '../media/media-paths.ts';
 import { buildMasterPlaylist } from '../transcode/master-writer.ts';
 import { renditionPlaylist, SOURCE_RENDITION } from '../transcode/ladder.ts';
-import { renditionIndex, type StreamLadder } from '../transcode/stream-ladder.ts';
+import { renditionIndex, StreamLadder } from '../transcode/stream-ladder.ts';
+import { isMasterPlaylist, parseMasterPlaylist } from '../media/master-playlist.ts';
 import { PUBLISH_PLAYLIST } from './hls-packager.ts';
 
 const RECORDED_MARKER = '.recorded';
@@ -115,6 +116,34 @@ export class StreamFolder {
       publishes.push(StreamFolder.inPublish(index, segments));
     }
     return publishes;
+  }
+
+  /**
+   * A ladder stream's renditions on disk (what a restart finds), from its master and each
+   * publish's rendition playlists; undefined for a single-playlist stream.
+   */
+  async readLadder(publishCount: number): Promise<StreamLadder | undefined> {
+    let text: string;
+    try {
+      text = await fs.readFile(path.join(this.dir, PLAYLIST_FILE), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+    if (!isMasterPlaylist(text)) return undefined;
+    const rungs = parseMasterPlaylist(text)
+      .map((variant) => variant.uri.replace(/\.m3u8$/, ''))
+      .filter((name) => name !== SOURCE_RENDITION && /^\d{2,4}p$/.test(name));
+    const ladder = new StreamLadder(rungs);
+    ladder.masterWritten = true;
+    for (let index = 0; index < publishCount; index++) {
+      for (const rung of rungs) {
+        const file = path.join(this.publishDir(index), renditionPlaylist(rung));
+        const { segments } = await readPlaylist(file);
+        if (segments.length > 0) ladder.set(rung, index, StreamFolder.inPublish(index, segments));
+      }
+    }
+    return ladder;
   }
 
   /**

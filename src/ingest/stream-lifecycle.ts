@@ -21,6 +21,7 @@ import type { IngestHealthBoard } from './health/health-board.ts';
 import { ffprobePathFor } from '../media/ffmpeg.ts';
 import type { TranscodeBudget } from '../transcode/budget.ts';
 import type { TranscodeConfig } from '../transcode/ladder.ts';
+import type { StreamLadder } from '../transcode/stream-ladder.ts';
 import { FlvRelay } from '../transcode/flv-relay.ts';
 import { fewerRungs, liveLadder } from '../transcode/live-ladder.ts';
 import { HlsPackager, SEGMENT_SECONDS, type PackagerPlan } from './hls-packager.ts';
@@ -92,9 +93,16 @@ export class StreamLifecycle {
   }
 
   /** A stream found live after a restart, with its publishes so far: it gets its reconnect window. */
-  adopt(stream: StreamRow, publishes: StreamState['publishes']): void {
+  adopt(stream: StreamRow, publishes: StreamState['publishes'], ladder?: StreamLadder): void {
     const state = new StreamState(stream);
     state.publishes.push(...publishes);
+    // A ladder stream keeps its renditions and master; later publishes make the same rungs.
+    if (ladder) {
+      state.layout = 'ladder';
+      state.ladder = ladder;
+    } else if (publishes.some((publish) => publish.length > 0)) {
+      state.layout = 'single';
+    }
     this.states.set(stream.id, state);
     this.openReconnectWindow(state);
   }
