@@ -28,6 +28,8 @@ function ffmpegChildNiceness(): number[] {
     for (const pid of children.trim().split(/\s+/).filter(Boolean)) {
       try {
         const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        // ffmpeg itself (not `nice` in the instant before it execs ffmpeg), making a ladder.
+        if (!stat.includes('(ffmpeg)')) continue;
         if (!fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('-var_stream_map')) continue;
         const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
         found.push(Number(fields[16]));

@@ -73,6 +73,12 @@ describe('adaptive bitrate, live', () => {
       assert.equal(variant.attributes['FRAME-RATE'], '10.000');
       assert.match(variant.attributes.CODECS ?? '', /^avc1\.[0-9a-f]{6},mp4a\.40\.2$/);
     }
+    // A live rendition's playlist is never cached as if it were a segment, and fetching it
+    // counts its player as a viewer.
+    const rendition = await fetch(new URL('480p.m3u8', masterUrl));
+    assert.equal(rendition.headers.get('cache-control'), 'no-cache');
+    await rendition.text();
+    await waitFor('a viewer', async () => (await get()).viewer_count >= 1, { timeoutMs: 10_000 });
     // The encoded rungs' bandwidth is the configured one, not the source's.
     assert.ok(Number(master[2]?.attributes['AVERAGE-BANDWIDTH']) < 1_500_000);
 
@@ -121,6 +127,10 @@ describe('adaptive bitrate, live', () => {
     // hls.js orders its levels by bandwidth, lowest first.
     assert.deepEqual((await state()).levels, [360, 480, 720]);
     await waitFor('playing', async () => (await state()).time > 1, { timeoutMs: 30_000 });
+    // From here on a `waiting` is a stall (before, it was the start-up's buffering).
+    await page.evaluate(() => {
+      (globalThis as any).ladder.stalls = [];
+    });
     for (const level of [2, 0, 1]) {
       await page.evaluate((next) => {
         (globalThis as any).ladder.hls.currentLevel = next;
