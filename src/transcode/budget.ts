@@ -1,7 +1,8 @@
 // The CPU budget for transcoding. Every transcoding ffmpeg is measured: its CPU time from
 // /proc/<pid>/stat and its speed from `-progress` (media seconds made per wall second). A new
 // stream is admitted to transcode only when its estimated cost fits beside what the running
-// ones measurably use, leaving a headroom for copy-only streams, the API and the system;
+// ones measurably use (or what the whole machine has busy, /proc/stat, when that is more),
+// leaving a headroom for copy-only streams, the API and the system;
 // otherwise it is published copy-only. Live and VOD share the budget, but VOD work asks for
 // a larger margin (it is admitted only with room to spare) and runs niced, so live wins.
 import fs from 'node:fs';
@@ -42,6 +43,7 @@ export interface BudgetSnapshot {
   cores: number;
   limitCores: number;
   usedCores: number;
+  machineBusyCores: number;
   jobs: { kind: WorkKind; cores: number; speed: number | undefined }[];
 }
 
@@ -91,10 +93,30 @@ export class TranscodeBudget {
   private readonly tickets = new Set<Ticket>();
   private coresPerMegapixel = PRIOR_CORES_PER_MEGAPIXEL;
   private sampler: NodeJS.Timeout | undefined;
+  /**
+   * The whole machine's busy cores (other services, copy-only packagers, this process), from
+   * /proc/stat: what the budget's own measurements cannot see also takes room.
+   */
+  private machineBusy = 0;
+  private lastMachine: { busy: number; total: number } | undefined;
+  private readonly machineSampler: NodeJS.Timeout;
 
   constructor(options: BudgetOptions) {
     this.cores = options.cores ?? os.availableParallelism();
     this.headroom = options.headroomPercent / 100;
+    this.sampleMachine();
+    this.machineSampler = setInterval(() => {
+      this.sampleMachine();
+    }, SAMPLE_MS);
+    this.machineSampler.unref();
+  }
+
+  private sampleMachine(): void {
+    const now = machineJiffies();
+    const last = this.lastMachine;
+    this.lastMachine = now;
+    if (!now || !last || now.total <= last.total) return;
+    this.machineBusy = ((now.busy - last.busy) / (now.total - last.total)) * os.availableParallelism();
   }
 
   /** Cores transcoding may use in all: the machine's less the headroom. */
@@ -114,7 +136,8 @@ export class TranscodeBudget {
    */
   admit(kind: WorkKind, megapixelsPerSecond: number): BudgetTicket | undefined {
     const cost = this.estimate(megapixelsPerSecond);
-    const used = this.usedCores();
+    // The larger of what its own transcoders measurably use and what the machine has busy.
+    const used = Math.max(this.usedCores(), this.machineBusy);
     const needed = kind === 'vod' ? cost * 2 : cost;
     if (used + needed > this.limitCores) return undefined;
     const ticket = new Ticket(kind, cost, megapixelsPerSecond, (done) => {
@@ -137,6 +160,7 @@ export class TranscodeBudget {
       cores: this.cores,
       limitCores: this.limitCores,
       usedCores: this.usedCores(),
+      machineBusyCores: this.machineBusy,
       jobs: [...this.tickets].map((ticket) => ({
         kind: ticket.kind,
         cores: ticket.cores,
@@ -168,6 +192,7 @@ export class TranscodeBudget {
 
   close(): void {
     this.stopSampling();
+    clearInterval(this.machineSampler);
   }
 
   private startSampling(): void {
@@ -197,6 +222,19 @@ export function processTicks(pid: number): number | undefined {
   const utime = Number(fields[11]);
   const stime = Number(fields[12]);
   return Number.isFinite(utime) && Number.isFinite(stime) ? utime + stime : undefined;
+}
+
+/** Busy and total jiffies of the whole machine (the first line of /proc/stat). */
+function machineJiffies(): { busy: number; total: number } | undefined {
+  try {
+    const line = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '';
+    const values = line.trim().split(/\s+/).slice(1).map(Number);
+    const total = values.reduce((sum, value) => sum + value, 0);
+    // idle and iowait are the 4th and 5th values.
+    return { busy: total - (values[3] ?? 0) - (values[4] ?? 0), total };
+  } catch {
+    return undefined;
+  }
 }
 
 /** ffmpeg's `-progress` speed line (`speed=1.01x`), or undefined for any other line. */
