@@ -15,9 +15,11 @@
 //                                      creator's streams page, signed in, 20 sessions
 //   npm run bench -- --edge            deploy/nginx-edge.conf in front of a live stream with 2,000
 //                                      simulated HLS viewers (bench/edge.ts; needs ffmpeg and nginx)
-//   npm run bench -- --ingest          live ingest only (bench/ingest.ts; needs ffmpeg)
-//   npm run bench -- --latency         glass-to-glass latency of both latency modes (bench/latency.ts;
-//                                      needs ffmpeg and Chromium; 2 minutes each, 20 s with --quick)
+//   npm run bench -- --ingest          live ingest (bench/ingest.ts), the ABR ladder's efficiency,
+//                                      capacity and priority (bench/ingest-abr.ts), and the latency
+//                                      of both modes (bench/latency.ts); needs ffmpeg and Chromium
+//   npm run bench -- --latency         glass-to-glass latency of both latency modes only
+//                                      (2 minutes each, 20 s with --quick)
 //   npm run bench -- --scale           scale-out only: 1 and 2 API processes and workers on
 //                                      PostgreSQL + Redis (bench/scale.ts; needs TEST_POSTGRES_URL
 //                                      and TEST_REDIS_URL)
@@ -53,6 +55,7 @@ import {
 import { benchDeliveries } from './deliveries.ts';
 import { benchEdge } from './edge.ts';
 import { benchIngest } from './ingest.ts';
+import { benchIngestAbr } from './ingest-abr.ts';
 import { measureLatency } from './latency.ts';
 import { benchMedia } from './media.ts';
 import { benchPages } from './pages.ts';
@@ -413,6 +416,17 @@ function summary(result: RunResult): string {
 }
 
 let passed = true;
+/** Glass-to-glass latency of both modes, one after the other (bench/latency.ts). */
+async function benchLatency(): Promise<boolean> {
+  let met = true;
+  for (const mode of ['normal', 'low'] as const) {
+    const figures = await measureLatency({ mode, seconds: flags.quick ? 20 : 120, log });
+    log(JSON.stringify(figures, null, 2));
+    if (!figures.met) met = false;
+  }
+  return met;
+}
+
 if (flags.scale) {
   log(JSON.stringify(await benchScale({ quick: flags.quick }), null, 2));
 } else if (flags.media) {
@@ -441,12 +455,14 @@ if (flags.scale) {
   });
 } else if (flags.ingest) {
   log(JSON.stringify(await benchIngest({ quick: flags.quick, log }), null, 2));
+  log('\nAdaptive bitrate (bench/ingest-abr.ts):');
+  const abr = await benchIngestAbr({ quick: flags.quick, log });
+  log(JSON.stringify(abr, null, 2));
+  if (abr.efficiency.ratio < abr.efficiency.target || !abr.importBesideLive.liveKeptUp) passed = false;
+  log('\nLatency (bench/latency.ts):');
+  if (!(await benchLatency())) passed = false;
 } else if (flags.latency) {
-  for (const mode of ['normal', 'low'] as const) {
-    const figures = await measureLatency({ mode, seconds: flags.quick ? 20 : 120, log });
-    log(JSON.stringify(figures, null, 2));
-    if (!figures.met) passed = false;
-  }
+  passed = await benchLatency();
 } else {
   if (!flags.deliveries) passed = await benchApi();
   if (!flags['no-deliveries']) {

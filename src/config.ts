@@ -1,7 +1,9 @@
 // Configuration is read from the environment once, at start, and validated as a whole:
 // every bad variable is reported in one message, and nothing else in the program reads
 // process.env.
+import os from 'node:os';
 import path from 'node:path';
+import { DEFAULT_LADDER, parseLadder, X264_PRESETS, type TranscodeConfig } from './transcode/ladder.ts';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -86,6 +88,8 @@ export interface IngestConfig {
   bitrateLimitKbps: number;
   /** A channel-key publish picks a scheduled stream whose scheduled_at is at most this far from now. */
   channelKeyWindowHours: number;
+  /** The adaptive-bitrate ladder (src/transcode/); copy-only packaging when absent. */
+  transcode?: TranscodeConfig;
 }
 
 export class ConfigError extends Error {
@@ -189,6 +193,33 @@ export function isPostgresUrl(url: string): boolean {
   return url.startsWith('postgres://') || url.startsWith('postgresql://');
 }
 
+function readTranscode(read: EnvReader): TranscodeConfig {
+  const rawLadder = read.string('TRANSCODE_LADDER', DEFAULT_LADDER);
+  const rungs = parseLadder(rawLadder);
+  if (!rungs) {
+    read.fail(
+      `TRANSCODE_LADDER must be comma-separated height:kbps rungs with even heights from 90 to 4320, such as ${DEFAULT_LADDER} (got "${rawLadder}")`,
+    );
+  }
+  const rawCores = read.optional('TRANSCODE_CPU_CORES');
+  let cpuCores = os.availableParallelism();
+  if (rawCores !== undefined) {
+    if (/^\d+(\.\d+)?$/.test(rawCores) && Number(rawCores) > 0 && Number(rawCores) <= 4096)
+      cpuCores = Number(rawCores);
+    else
+      read.fail(
+        `TRANSCODE_CPU_CORES must be a number of cores above 0, such as 2 or 0.5 (got "${rawCores}")`,
+      );
+  }
+  return {
+    mode: read.oneOf('TRANSCODE', ['auto', 'off'] as const, 'auto'),
+    rungs: rungs ?? parseLadder(DEFAULT_LADDER) ?? [],
+    preset: read.oneOf('TRANSCODE_PRESET', X264_PRESETS, 'veryfast'),
+    cpuCores,
+    headroomPercent: read.integer('TRANSCODE_HEADROOM_PERCENT', 25, 0, 90),
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const read = new EnvReader(env);
   const port = read.integer('PORT', 8080, 0, 65535);
@@ -251,6 +282,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxConnections: read.integer('RTMP_MAX_CONNECTIONS', 64, 1, 100_000),
     bitrateLimitKbps: read.integer('INGEST_BITRATE_LIMIT_KBPS', 12_000, 100, 1_000_000),
     channelKeyWindowHours: read.integer('CHANNEL_KEY_WINDOW_HOURS', 12, 0, 720),
+    transcode: readTranscode(read),
   };
 
   const media: MediaConfig = {

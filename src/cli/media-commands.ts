@@ -11,6 +11,8 @@ export const videosImport: Command = {
     'tributary videos import FILE --creator USR --title T [--category C] [--private] [--description D] [--tag T]...',
     '  Packages a video file as HLS (stream copy when it is H.264 with AAC or MP3 audio, otherwise',
     '  encoded once to H.264/AAC), publishes it, emits video.published and prints the new vid_ id.',
+    '  With TRANSCODE=auto it also encodes the TRANSCODE_LADDER rungs below the picture (a master',
+    '  playlist), niced and only once the machine has CPU room; the video stays unpublished until ready.',
     '  A FILE whose name starts with - goes after the options and --, or as ./-name.',
   ].join('\n'),
   async run(runtime, argv, out) {
@@ -51,6 +53,10 @@ export const videosImport: Command = {
           paths: new MediaPaths(runtime.config.dataDir),
           ffmpegPath,
           ffprobePath: ffprobePathFor(ffmpegPath),
+          transcode: runtime.config.ingest.transcode,
+          onWaiting: (busy) => {
+            progress.waiting(busy);
+          },
         },
         {
           file,
@@ -94,8 +100,15 @@ class ProgressBar {
     this.stream.write(`\rPackaging [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${percent}%`);
   }
 
+  /** Said once per wait: the import is niced behind live work and waits for CPU room. */
+  waiting(busyCores: number): void {
+    if (!this.stream.isTTY) return;
+    this.stream.write(`\rWaiting for CPU room (${busyCores.toFixed(1)} cores busy; live streams come first)`);
+    this.drawn = -2;
+  }
+
   done(): void {
-    if (this.stream.isTTY && this.drawn >= 0) this.stream.write('\n');
+    if (this.stream.isTTY && this.drawn !== -1) this.stream.write('\n');
     this.drawn = -1;
   }
 }

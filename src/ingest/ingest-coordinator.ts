@@ -22,7 +22,7 @@ import { LiveThumbnails } from './live-thumbnails.ts';
 import { PenaltyBox } from './penalty-box.ts';
 import { adoptInterruptedStreams } from './restart-recovery.ts';
 import type { PublishConnection } from './rtmp-server.ts';
-import { StreamLifecycle } from './stream-lifecycle.ts';
+import { StreamLifecycle, type LifecycleDeps } from './stream-lifecycle.ts';
 import { IngestUpkeep } from './upkeep.ts';
 import { ViewerSamples } from '../streams/viewer-samples.ts';
 
@@ -46,6 +46,8 @@ export interface IngestDeps {
   thumbnailIntervalMs: number;
   /** Addresses that tried too many unknown keys (one with default settings unless given). */
   penalties?: PenaltyBox;
+  /** The adaptive-bitrate ladder and its CPU budget; copy-only packaging without it. */
+  transcode?: LifecycleDeps['transcode'];
 }
 
 export class IngestCoordinator {
@@ -78,6 +80,7 @@ export class IngestCoordinator {
       thumbnails,
       thumbnailBacklog: this.thumbnailBacklog,
       health: deps.health,
+      transcode: deps.transcode,
     });
     this.admission = new Admission({
       streams,

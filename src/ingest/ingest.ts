@@ -13,6 +13,7 @@ import type { StreamService } from '../streams/stream.service.ts';
 import type { VideoService } from '../videos/video.service.ts';
 import type { IngestHealthBoard } from './health/health-board.ts';
 import { IngestCoordinator } from './ingest-coordinator.ts';
+import { TranscodeBudget } from '../transcode/budget.ts';
 import { RtmpIngestServer } from './rtmp-server.ts';
 
 /** Live thumbnails are refreshed about this often. */
@@ -58,7 +59,19 @@ export async function startIngest(options: IngestOptions): Promise<IngestHandle>
     return { enabled: false, reason: ffmpeg.reason, close: async () => undefined };
   }
 
+  const transcodeConfig = config.ingest.transcode;
+  const transcode =
+    transcodeConfig?.mode === 'auto'
+      ? {
+          config: transcodeConfig,
+          budget: new TranscodeBudget({
+            cores: transcodeConfig.cpuCores,
+            headroomPercent: transcodeConfig.headroomPercent,
+          }),
+        }
+      : undefined;
   const coordinator = new IngestCoordinator({
+    transcode,
     streams: services.streams,
     videos: services.videos,
     channels: services.channels,
@@ -119,6 +132,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestHandle>
       coordinator.beginShutdown();
       await rtmp.close();
       await coordinator.close();
+      transcode?.budget.close();
     },
   };
 }

@@ -50,9 +50,10 @@ export async function finishInterruptedEnd(
   const [draft, ...extra] = videos;
   for (const other of extra) await recordings.videos.discardDraft(other.id);
   const publishes = await folder.readPublishes();
+  const ladder = await folder.readLadder(publishes.length);
   const video = draft
-    ? await finishRecording(recordings, stream, draft, publishes)
-    : await recordStreamAsVideo(recordings, stream, publishes);
+    ? await finishRecording(recordings, stream, draft, publishes, ladder)
+    : await recordStreamAsVideo(recordings, stream, publishes, ladder);
   logger.info(
     { streamId: stream.id, videoId: video.id, draftFound: draft !== undefined },
     'recording a restart interrupted published as a video',

@@ -2,6 +2,8 @@
 // the segments are hard-linked (copied where the disk cannot link) into the video's folder
 // under a finished VOD playlist, then published like any other video. Audio-only and
 // video-only recordings are published the same way (an audio-only one gets a waveform poster).
+// A stream with renditions keeps every one: each gets its VOD playlist and the video's
+// index.m3u8 is a master naming them, so the video plays adaptively the moment it is published.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { HlsSegment } from '../media/hls-playlist.ts';
@@ -9,12 +11,17 @@ import { renderPlaylist, writeFileAtomic } from '../media/hls-playlist.ts';
 import { PLAYLIST_FILE } from '../media/media-paths.ts';
 import { publishVideoMedia, type VideoMediaDeps } from '../media/video-publishing.ts';
 import type { StreamRow } from '../streams/stream.table.ts';
+import { ffprobePathFor } from '../media/ffmpeg.ts';
+import { SOURCE_RENDITION } from '../transcode/ladder.ts';
+import { buildMasterPlaylist } from '../transcode/master-writer.ts';
+import { renditionIndex, type StreamLadder } from '../transcode/stream-ladder.ts';
 import type { VideoRow } from '../videos/video.table.ts';
 
 export async function recordStreamAsVideo(
   deps: VideoMediaDeps,
   stream: StreamRow,
   publishes: HlsSegment[][],
+  ladder?: StreamLadder,
 ): Promise<VideoRow> {
   const draft = await deps.videos.createDraft({
     creatorId: stream.creator_id,
@@ -24,7 +31,7 @@ export async function recordStreamAsVideo(
     privacy: stream.privacy,
     sourceStreamId: stream.id,
   });
-  return finishRecording(deps, stream, draft, publishes);
+  return finishRecording(deps, stream, draft, publishes, ladder);
 }
 
 /** Makes `draft` (a video of `stream`) from the stream's segments and publishes it. */
@@ -33,21 +40,47 @@ export async function finishRecording(
   stream: StreamRow,
   draft: VideoRow,
   publishes: HlsSegment[][],
+  ladder?: StreamLadder,
 ): Promise<VideoRow> {
   const streamDir = deps.paths.streamDir(stream.id);
   return publishVideoMedia(
     deps,
     draft,
     async (stagingDir) => {
-      for (const segment of publishes.flat()) {
+      const renditions = [
+        { name: SOURCE_RENDITION, publishes },
+        ...(ladder?.rungs ?? []).map((rung) => ({
+          name: rung,
+          publishes: ladder?.publishesOf(rung, publishes, true) ?? [],
+        })),
+      ];
+      const linked = new Set<string>();
+      for (const segment of renditions.flatMap((rendition) => rendition.publishes.flat())) {
+        if (linked.has(segment.uri)) continue;
+        linked.add(segment.uri);
         const target = path.join(stagingDir, segment.uri);
         await fs.mkdir(path.dirname(target), { recursive: true });
         await linkOrCopy(path.join(streamDir, segment.uri), target);
       }
-      await writeFileAtomic(
-        path.join(stagingDir, PLAYLIST_FILE),
-        renderPlaylist({ publishes, type: 'VOD', ended: true }),
+      if (!ladder) {
+        await writeFileAtomic(
+          path.join(stagingDir, PLAYLIST_FILE),
+          renderPlaylist({ publishes, type: 'VOD', ended: true }),
+        );
+        return;
+      }
+      for (const rendition of renditions) {
+        await writeFileAtomic(
+          path.join(stagingDir, renditionIndex(rendition.name)),
+          renderPlaylist({ publishes: rendition.publishes, type: 'VOD', ended: true }),
+        );
+      }
+      const master = await buildMasterPlaylist(
+        ffprobePathFor(deps.ffmpegPath),
+        stagingDir,
+        renditions.map((rendition) => ({ name: rendition.name, segments: rendition.publishes.flat() })),
       );
+      await writeFileAtomic(path.join(stagingDir, PLAYLIST_FILE), master);
     },
     { streamId: stream.id },
   );

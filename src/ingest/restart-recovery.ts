@@ -65,6 +65,7 @@ async function resume(deps: RecoveryDeps, id: string): Promise<void> {
   }
   if (stream.status !== 'live') return;
   const publishes = await folder.readPublishes();
+  const ladder = await folder.readLadder(publishes.length);
   logger.info({ streamId: id }, 'resuming a stream interrupted by a restart');
-  lifecycle.adopt(stream, publishes);
+  lifecycle.adopt(stream, publishes, ladder);
 }

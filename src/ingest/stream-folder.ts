@@ -13,6 +13,10 @@ import {
   THUMBNAIL_FILE,
   type MediaPaths,
 } from '../media/media-paths.ts';
+import { buildMasterPlaylist } from '../transcode/master-writer.ts';
+import { renditionPlaylist, SOURCE_RENDITION } from '../transcode/ladder.ts';
+import { renditionIndex, StreamLadder } from '../transcode/stream-ladder.ts';
+import { isMasterPlaylist, parseMasterPlaylist } from '../media/master-playlist.ts';
 import { PUBLISH_PLAYLIST } from './hls-packager.ts';
 
 const RECORDED_MARKER = '.recorded';
@@ -55,7 +59,47 @@ export class StreamFolder {
     );
   }
 
-  readPlaylist(): Promise<ParsedPlaylist> {
+  /**
+   * A ladder stream's playlists: the source's and each rung's media playlist, and, once every
+   * rendition has a segment, the master (index.m3u8) naming them, written once. True once the
+   * master is there (the stream is playable).
+   */
+  async writeLadderPlaylists(
+    publishes: HlsSegment[][],
+    ladder: StreamLadder,
+    ended: boolean,
+    ffprobePath: string,
+    peakBps: (rung: string) => number | undefined,
+  ): Promise<boolean> {
+    const write = (name: string, content: HlsSegment[][]) =>
+      writeFileAtomic(
+        path.join(this.dir, renditionIndex(name)),
+        renderPlaylist({ publishes: content, type: 'EVENT', ended }),
+      );
+    await write(SOURCE_RENDITION, publishes);
+    for (const rung of ladder.rungs) await write(rung, ladder.publishesOf(rung, publishes, ended));
+    if (ladder.masterWritten) return true;
+    const first = publishes.findIndex((segments) => segments.length > 0);
+    if (first < 0) return false;
+    const entries = [
+      { name: SOURCE_RENDITION, segments: publishes[first] ?? [] },
+      ...ladder.rungs.map((rung) => ({
+        name: rung,
+        segments: ladder.publishesOf(rung, publishes, ended)[first] ?? [],
+        peakBps: peakBps(rung),
+      })),
+    ];
+    if (entries.some((entry) => entry.segments.length === 0)) return false;
+    const master = await buildMasterPlaylist(ffprobePath, this.dir, entries);
+    await writeFileAtomic(path.join(this.dir, PLAYLIST_FILE), master);
+    ladder.masterWritten = true;
+    return true;
+  }
+
+  /** The source's media playlist: index.m3u8, or source.m3u8 in a ladder stream. */
+  async readPlaylist(): Promise<ParsedPlaylist> {
+    const source = await readPlaylist(path.join(this.dir, renditionIndex(SOURCE_RENDITION)));
+    if (source.segments.length > 0) return source;
     return readPlaylist(path.join(this.dir, PLAYLIST_FILE));
   }
 
@@ -65,10 +109,41 @@ export class StreamFolder {
     for (let index = 0; ; index++) {
       const dir = this.publishDir(index);
       if (!(await isDirectory(dir))) break;
-      const { segments } = await readPlaylist(path.join(dir, PUBLISH_PLAYLIST));
+      let { segments } = await readPlaylist(path.join(dir, PUBLISH_PLAYLIST));
+      // A publish that made renditions names its source's playlist after it.
+      if (segments.length === 0)
+        ({ segments } = await readPlaylist(path.join(dir, renditionPlaylist(SOURCE_RENDITION))));
       publishes.push(StreamFolder.inPublish(index, segments));
     }
     return publishes;
+  }
+
+  /**
+   * A ladder stream's renditions on disk (what a restart finds), from its master and each
+   * publish's rendition playlists; undefined for a single-playlist stream.
+   */
+  async readLadder(publishCount: number): Promise<StreamLadder | undefined> {
+    let text: string;
+    try {
+      text = await fs.readFile(path.join(this.dir, PLAYLIST_FILE), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+    if (!isMasterPlaylist(text)) return undefined;
+    const rungs = parseMasterPlaylist(text)
+      .map((variant) => variant.uri.replace(/\.m3u8$/, ''))
+      .filter((name) => name !== SOURCE_RENDITION && /^\d{2,4}p$/.test(name));
+    const ladder = new StreamLadder(rungs);
+    ladder.masterWritten = true;
+    for (let index = 0; index < publishCount; index++) {
+      for (const rung of rungs) {
+        const file = path.join(this.publishDir(index), renditionPlaylist(rung));
+        const { segments } = await readPlaylist(file);
+        if (segments.length > 0) ladder.set(rung, index, StreamFolder.inPublish(index, segments));
+      }
+    }
+    return ladder;
   }
 
   /**

@@ -19,7 +19,18 @@ import type { StreamService } from '../streams/stream.service.ts';
 import type { StreamRow } from '../streams/stream.table.ts';
 import type { VideoService } from '../videos/video.service.ts';
 import type { IngestHealthBoard } from './health/health-board.ts';
-import { HlsPackager, LOW_LATENCY_SEGMENT_SECONDS, SEGMENT_SECONDS } from './hls-packager.ts';
+import { ffprobePathFor } from '../media/ffmpeg.ts';
+import type { TranscodeBudget } from '../transcode/budget.ts';
+import type { TranscodeConfig } from '../transcode/ladder.ts';
+import type { StreamLadder } from '../transcode/stream-ladder.ts';
+import { FlvRelay } from '../transcode/flv-relay.ts';
+import { fewerRungs, liveLadder } from '../transcode/live-ladder.ts';
+import {
+  HlsPackager,
+  LOW_LATENCY_SEGMENT_SECONDS,
+  SEGMENT_SECONDS,
+  type PackagerPlan,
+} from './hls-packager.ts';
 import type { LiveThumbnails } from './live-thumbnails.ts';
 import { recordStreamAsVideo } from './recording.ts';
 import type { PublishConnection } from './rtmp-server.ts';
@@ -40,6 +51,8 @@ export interface LifecycleDeps {
   thumbnailBacklog?: ThumbnailBacklog;
   /** Told when a publish starts, its encoder goes away, and the stream ends. */
   health?: IngestHealthBoard;
+  /** The ladder (src/transcode/); without it, or with TRANSCODE=off, publishes are copied only. */
+  transcode?: { config: TranscodeConfig; budget: TranscodeBudget } | undefined;
 }
 
 /** How long close() lets packagers write their last segment before killing them. */
@@ -89,9 +102,16 @@ export class StreamLifecycle {
   }
 
   /** A stream found live after a restart, with its publishes so far: it gets its reconnect window. */
-  adopt(stream: StreamRow, publishes: StreamState['publishes']): void {
+  adopt(stream: StreamRow, publishes: StreamState['publishes'], ladder?: StreamLadder): void {
     const state = new StreamState(stream);
     state.publishes.push(...publishes);
+    // A ladder stream keeps its renditions and master; later publishes make the same rungs.
+    if (ladder) {
+      state.layout = 'ladder';
+      state.ladder = ladder;
+    } else if (publishes.some((publish) => publish.length > 0)) {
+      state.layout = 'single';
+    }
     this.states.set(stream.id, state);
     this.openReconnectWindow(state);
   }
@@ -103,33 +123,46 @@ export class StreamLifecycle {
     state.publisher = connection;
     if (state.reconnecting) this.markReconnecting(state, false);
     const index = state.publishes.length;
-    state.publishes.push([]);
-    const folder = new StreamFolder(this.deps.paths, state.streamId);
-    const packager = new HlsPackager(
-      this.deps.ffmpegPath,
-      folder.publishDir(index),
-      (segments) => {
-        void state.enqueue(async () => {
-          state.publishes[index] = StreamFolder.inPublish(index, dateSegments(connection, segments));
-          await this.segmentsChanged(state);
-        }, logger);
-      },
-      logger.child({ streamId: state.streamId, publish: index }),
-      state.latencyMode === 'low' ? LOW_LATENCY_SEGMENT_SECONDS : SEGMENT_SECONDS,
-    );
-    state.packagers.add(packager);
-    connection.accept(packager.input);
+    // Set once the first packager exists; the hand-over below switches it.
+    const link: { relay?: FlvRelay } = {};
+    // A packager that dies (unreadable media, a backlog it cannot clear) ends the publish, so
+    // the encoder sees the failure and reconnects instead of pushing into nothing; one that
+    // handed the publish over to another simply ends.
+    const watch = (started: HlsPackager) => {
+      void started.finished.then(() => {
+        state.packagers.delete(started);
+        if (started === packager && !connection.closed) connection.disconnect();
+      });
+      return started;
+    };
+    // A transcoder that falls behind hands the rest of the publish, from a keyframe, to a new
+    // packager with fewer rungs (a new publish folder: a discontinuity in every playlist).
+    const handOver = (previous: HlsPackager, plan: PackagerPlan) => {
+      const budget = this.deps.transcode?.budget;
+      if (!budget || !link.relay) return;
+      link.relay.switchAtNextKeyframe(() => {
+        const forced = fewerRungs(plan, budget, connection.meter.measure().frameRate);
+        logger.warn(
+          {
+            streamId: state.streamId,
+            renditions: forced.plan.renditions.map((rendition) => rendition.name),
+          },
+          'rungs dropped; the publish goes on with fewer renditions',
+        );
+        packager = watch(this.startPackager(state, connection, handOver, { plan: forced, previous }));
+        return packager.input;
+      });
+    };
+    let packager = watch(this.startPackager(state, connection, handOver, undefined));
+    const relay = new FlvRelay(packager.input);
+    link.relay = relay;
+    connection.accept(relay);
     this.deps.health?.publishing(state.streamId, connection.meter);
     logger.info(
       { streamId: state.streamId, publish: index, remote: connection.remoteAddress },
       'publish started',
     );
 
-    // A packager that dies (unreadable media, a backlog it cannot clear) ends the publish, so
-    // the encoder sees the failure and reconnects instead of pushing into nothing.
-    void packager.finished.then(() => {
-      if (!connection.closed) connection.disconnect();
-    });
     connection.onClose(() => {
       if (state.publisher === connection) state.publisher = undefined;
       const refusal = connection.refusal;
@@ -146,10 +179,10 @@ export class StreamLifecycle {
         );
         packager.kill();
       } else {
-        packager.input.end();
+        relay.end();
       }
-      void packager.finished.then((exit) => {
-        state.packagers.delete(packager);
+      const last = packager;
+      void last.finished.then((exit) => {
         if (exit.code !== 0 && !this.closingDown && !refusal) {
           logger.warn({ streamId: state.streamId, publish: index, error: exit.error }, 'packager failed');
         }
@@ -159,10 +192,68 @@ export class StreamLifecycle {
     });
   }
 
+  /**
+   * One packager of a publish, in the next publish folder: the publish's first, or one taking
+   * over from `after.previous` (which fell behind) with the plan made for it. Segments of a
+   * taking-over packager reach the playlists only once the previous one has written its last,
+   * so playlists only ever grow at their end.
+   */
+  private startPackager(
+    state: StreamState,
+    connection: PublishConnection,
+    handOver: (previous: HlsPackager, plan: PackagerPlan) => void,
+    after: { plan: PackagerPlan; previous: HlsPackager } | undefined,
+  ): HlsPackager {
+    const { logger } = this.deps;
+    const index = state.publishes.length;
+    state.publishes.push([]);
+    const folder = new StreamFolder(this.deps.paths, state.streamId);
+    const publishLogger = logger.child({ streamId: state.streamId, publish: index });
+    const transcode = this.deps.transcode;
+    const ready = after ? after.previous.finished.then(() => undefined) : Promise.resolve();
+    // The packager made below, for the ladder's hand-over callback.
+    const made: { packager?: HlsPackager } = {};
+    const ladder =
+      transcode && transcode.config.mode === 'auto' && state.layout !== 'single'
+        ? liveLadder({
+            ...transcode,
+            state,
+            index,
+            meter: connection.meter,
+            logger: publishLogger,
+            changed: () => this.segmentsChanged(state),
+            forced: after?.plan,
+            behind: (plan) => {
+              if (made.packager) handOver(made.packager, plan);
+            },
+          })
+        : undefined;
+    const packager = new HlsPackager(
+      this.deps.ffmpegPath,
+      folder.publishDir(index),
+      (segments) => {
+        void ready.then(() =>
+          state.enqueue(async () => {
+            // A hand-over starts mid-connection: its segments keep ffmpeg's own dates.
+            const dated = after ? segments : dateSegments(connection, segments);
+            state.publishes[index] = StreamFolder.inPublish(index, dated);
+            await this.segmentsChanged(state);
+          }, logger),
+        );
+      },
+      publishLogger,
+      state.latencyMode === 'low' ? LOW_LATENCY_SEGMENT_SECONDS : SEGMENT_SECONDS,
+      ladder,
+    );
+    made.packager = packager;
+    state.packagers.add(packager);
+    return packager;
+  }
+
   /** New segments: publish the playlist, then go live on the first one. */
   private async segmentsChanged(state: StreamState): Promise<void> {
     if (state.finishing) return;
-    await new StreamFolder(this.deps.paths, state.streamId).writePlaylist(state.publishes, false);
+    if (!(await this.writePlaylists(state, false))) return;
     if (state.live) return;
     await this.deps.thumbnails.take(state);
     try {
@@ -180,6 +271,26 @@ export class StreamLifecycle {
       if (current.status === 'live') state.live = true;
       else if (current.status === 'ended') this.stopBecauseEnded(state);
     }
+  }
+
+  /** The stream's playlists; false while a ladder stream's master is not there yet. */
+  private async writePlaylists(state: StreamState, ended: boolean): Promise<boolean> {
+    const folder = new StreamFolder(this.deps.paths, state.streamId);
+    if (!state.ladder) {
+      await folder.writePlaylist(state.publishes, ended);
+      return true;
+    }
+    const rungs = this.deps.transcode?.config.rungs ?? [];
+    return folder.writeLadderPlaylists(
+      state.publishes,
+      state.ladder,
+      ended,
+      ffprobePathFor(this.deps.ffmpegPath),
+      (name) => {
+        const rung = rungs.find((candidate) => `${candidate.height}p` === name);
+        return rung && rung.videoKbps * 1100;
+      },
+    );
   }
 
   private openReconnectWindow(state: StreamState): void {
@@ -238,7 +349,7 @@ export class StreamLifecycle {
       await folder.remove();
       return;
     }
-    await folder.writePlaylist(state.publishes, true);
+    await this.writePlaylists(state, true);
     let stream: StreamRow;
     if (endStream && state.live) {
       try {
@@ -256,7 +367,7 @@ export class StreamLifecycle {
       await folder.removeAllButThumbnail();
       return;
     }
-    await this.recordWithRetries(stream, state.publishes);
+    await this.recordWithRetries(stream, state);
   }
 
   /**
@@ -264,11 +375,11 @@ export class StreamLifecycle {
    * stream id and tried again; after the last one, restart recovery tries at the next start
    * (the folder's playlist is finished and the stream has no video).
    */
-  private async recordWithRetries(stream: StreamRow, publishes: StreamState['publishes']): Promise<void> {
+  private async recordWithRetries(stream: StreamRow, state: StreamState): Promise<void> {
     const { logger } = this.deps;
     for (let attempt = 1; ; attempt++) {
       try {
-        const video = await recordStreamAsVideo(this.deps, stream, publishes);
+        const video = await recordStreamAsVideo(this.deps, stream, state.publishes, state.ladder);
         logger.info({ streamId: stream.id, videoId: video.id }, 'recording published as a video');
         await new StreamFolder(this.deps.paths, stream.id).markRecorded();
         return;

@@ -4,6 +4,7 @@
 import type { Logger } from 'pino';
 import type { HlsSegment } from '../media/hls-playlist.ts';
 import type { LatencyMode, StreamRow } from '../streams/stream.table.ts';
+import type { StreamLadder } from '../transcode/stream-ladder.ts';
 import type { HlsPackager } from './hls-packager.ts';
 import type { PublishConnection } from './rtmp-server.ts';
 
@@ -21,6 +22,12 @@ export class StreamState {
   finishing = false;
   /** Inside a reconnect window (the watch page says so). */
   reconnecting = false;
+  /**
+   * Set by the stream's first publish (src/transcode/stream-ladder.ts): `ladder` with
+   * renditions, `single` for one copied playlist; `undecided` before.
+   */
+  layout: 'undecided' | 'single' | 'ladder' = 'undecided';
+  ladder: StreamLadder | undefined;
   /** When the live thumbnail was last taken or tried (the injected clock's time). */
   thumbnailTakenAt = 0;
   private queue: Promise<void> = Promise.resolve();

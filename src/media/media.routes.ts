@@ -9,7 +9,7 @@ import { AppError } from '../shared/errors.ts';
 import { clientKey } from '../shared/client-address.ts';
 import type { MediaCache } from './media-cache.ts';
 import { openMedia, sendFile, sendMedia, type CacheRule } from './media-files.ts';
-import { PLAYLIST_FILE, THUMBNAIL_FILE, type MediaPaths } from './media-paths.ts';
+import { THUMBNAIL_FILE, type MediaPaths } from './media-paths.ts';
 import { parseMediaPlaylist } from './hls-playlist.ts';
 import type { PlaylistLimiter } from './playlist-limiter.ts';
 
@@ -37,7 +37,9 @@ export async function mediaRoutes(app: FastifyInstance, options: MediaRoutesOpti
     if (file !== undefined && name.endsWith('.m3u8')) limitPlaylistFetches(reply, playlists, client, id);
     let rule: CacheRule = 'immutable';
     const media = await openMedia(reply, cache, file);
-    if (name === PLAYLIST_FILE) {
+    // index.m3u8, or a rendition's playlist of a stream with renditions (whose index.m3u8 is a
+    // master, with no segments and never `ended`: it keeps the live-playlist rule).
+    if (name.endsWith('.m3u8')) {
       // Parsed once per version of the file, not per fetch (the cache keeps it with the bytes).
       media.playlist ??= parseMediaPlaylist(media.body?.toString('utf8') ?? '');
       const { playlist } = media;
@@ -50,7 +52,7 @@ export async function mediaRoutes(app: FastifyInstance, options: MediaRoutesOpti
 
   app.get<{ Params: MediaParams }>('/media/videos/:id/*', { config, schema }, async (request, reply) => {
     const { id, '*': name } = request.params;
-    const rule: CacheRule = name === PLAYLIST_FILE || name === THUMBNAIL_FILE ? 'finished' : 'immutable';
+    const rule: CacheRule = name.endsWith('.m3u8') || name === THUMBNAIL_FILE ? 'finished' : 'immutable';
     return sendFile(request, reply, cache, paths.videoFile(id, name), rule);
   });
 }

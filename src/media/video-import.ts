@@ -1,12 +1,29 @@
 // Importing a video file: ffprobe says what it holds; H.264 with AAC or MP3 audio (what
 // browsers play from HLS) is packaged by stream copy, anything else is encoded once to H.264
 // and AAC; segments are 2 s where the keyframes allow. Then it is published like a recording.
+// With the ladder on (TRANSCODE=auto), the same ffmpeg also encodes the rungs below the
+// picture's height, under `nice` and only once the machine has room (live work comes first),
+// and the video's index.m3u8 is a master naming every rendition. The video stays a draft
+// (unpublished) until all of it is ready.
 import type { Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Privacy } from '../streams/stream.table.ts';
 import type { VideoRow } from '../videos/video.table.ts';
 import { probeMedia, runTool, type MediaFacts } from './ffmpeg.ts';
+import os from 'node:os';
+import {
+  encodedMegapixelsPerSecond,
+  ladderOutputArgs,
+  planLadder,
+  transcodes,
+  type LadderPlan,
+  type TranscodeConfig,
+} from '../transcode/ladder.ts';
+import { buildMasterPlaylist } from '../transcode/master-writer.ts';
+import { renditionIndex } from '../transcode/stream-ladder.ts';
+import { VOD_NICE, vodEstimateCores, waitForVodRoom } from '../transcode/vod-room.ts';
+import { readPlaylist, writeFileAtomic } from './hls-playlist.ts';
 import { PLAYLIST_FILE } from './media-paths.ts';
 import { publishVideoMedia, type VideoMediaDeps } from './video-publishing.ts';
 
@@ -22,6 +39,10 @@ export interface ImportInput {
 
 export interface ImportDeps extends VideoMediaDeps {
   ffprobePath: string;
+  /** The ladder; a single rendition, as before it existed, without it or with TRANSCODE=off. */
+  transcode?: TranscodeConfig | undefined;
+  /** Hears when the import waits for CPU room (the machine's live work comes first). */
+  onWaiting?: (busyCores: number) => void;
 }
 
 export class ImportError extends Error {}
@@ -80,18 +101,84 @@ export async function importVideo(
     tags: input.tags,
     sourceStreamId: null,
   });
+  const plan =
+    deps.transcode?.mode === 'auto' && facts.width !== undefined && facts.height !== undefined
+      ? planLadder({ width: facts.width, height: facts.height }, deps.transcode.rungs)
+      : undefined;
   const video = await publishVideoMedia(deps, draft, async (stagingDir) => {
     const totalUs = Number.isFinite(facts.durationSeconds) ? facts.durationSeconds * 1e6 : 0;
-    await runTool(deps.ffmpegPath, packagingArgs(file, stagingDir, copied), {
-      onStdoutLine: (line) => {
+    const progress = {
+      onStdoutLine: (line: string) => {
         const match = /^out_time_us=(\d+)$/.exec(line.trim());
         if (match && totalUs > 0) onProgress(Math.min(1, Number(match[1]) / totalUs));
       },
-    });
+    };
+    if (plan && deps.transcode && transcodes(plan)) {
+      await importLadder(deps, deps.transcode, file, stagingDir, plan, copied, facts, progress);
+    } else {
+      await runTool(deps.ffmpegPath, packagingArgs(file, stagingDir, copied), progress);
+    }
     onProgress(1);
   });
   return { video, copied };
 }
+
+async function importLadder(
+  deps: ImportDeps,
+  config: TranscodeConfig,
+  file: string,
+  stagingDir: string,
+  ladder: LadderPlan,
+  copied: boolean,
+  facts: MediaFacts,
+  progress: { onStdoutLine: (line: string) => void },
+): Promise<void> {
+  // A source HLS cannot carry as it is becomes an encoded rendition at its own size.
+  const plan: LadderPlan = {
+    renditions: ladder.renditions.map((rendition) =>
+      rendition.copy && !copied ? { ...rendition, copy: false } : rendition,
+    ),
+  };
+  const cost = vodEstimateCores(encodedMegapixelsPerSecond(plan, ASSUMED_FRAME_RATE));
+  await waitForVodRoom(config, os.availableParallelism(), cost, deps.onWaiting ?? (() => undefined));
+  const hasAudio = facts.audioCodec !== undefined;
+  const audioCopied = facts.audioCodec !== undefined && PLAYABLE_AUDIO.has(facts.audioCodec) && copied;
+  const args = [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-nostdin',
+    '-nostats',
+    '-progress',
+    'pipe:1',
+    '-i',
+    file,
+    ...ladderOutputArgs(plan, {
+      dir: stagingDir,
+      segmentSeconds: 2,
+      preset: config.preset,
+      hasAudio,
+      playlistType: 'vod',
+      audioArgs: audioCopied ? ['-c:a', 'copy'] : ['-c:a', 'aac', '-b:a', '128k'],
+      playlistTemplate: renditionIndex('%v'),
+    }),
+  ];
+  // Niced: on a machine with live streams, their transcoders get the CPU first.
+  const [nice, ...niceArgs] = VOD_NICE;
+  await runTool(nice ?? 'nice', [...niceArgs, deps.ffmpegPath, ...args], progress);
+  const entries = [];
+  for (const rendition of plan.renditions) {
+    const { segments } = await readPlaylist(path.join(stagingDir, renditionIndex(rendition.name)));
+    entries.push({ name: rendition.name, segments });
+  }
+  await writeFileAtomic(
+    path.join(stagingDir, PLAYLIST_FILE),
+    await buildMasterPlaylist(deps.ffprobePath, stagingDir, entries),
+  );
+}
+
+/** Frame rate the CPU estimate assumes (ffprobe's facts here do not carry one). */
+const ASSUMED_FRAME_RATE = 30;
 
 function packagingArgs(file: string, dir: string, copy: boolean): string[] {
   const codecs = copy

@@ -14,6 +14,7 @@ import type { Logger } from 'pino';
 import type { VideoService } from '../videos/video.service.ts';
 import type { VideoRow } from '../videos/video.table.ts';
 import { readPlaylist, segmentAt, totalDuration } from './hls-playlist.ts';
+import { isMasterPlaylist, parseMasterPlaylist } from './master-playlist.ts';
 import { PLAYLIST_FILE, THUMBNAIL_FILE, type MediaPaths } from './media-paths.ts';
 import { makeThumbnail } from './poster.ts';
 import { testFault } from '../shared/test-fault.ts';
@@ -52,7 +53,7 @@ export async function publishVideoMedia(
     await fs.rm(finalDir, { recursive: true, force: true });
     await fs.mkdir(stagingDir, { recursive: true });
     await stage(stagingDir);
-    const { segments } = await readPlaylist(path.join(stagingDir, PLAYLIST_FILE));
+    const { segments } = await readPlaylist(path.join(stagingDir, await mediaPlaylistOf(stagingDir)));
     const duration = totalDuration(segments);
     const middle = segmentAt(segments, duration / 2);
     if (!middle) throw new Error('the packaged video has no segments');
@@ -82,6 +83,18 @@ export async function publishVideoMedia(
     await deps.videos.discardDraft(draft.id);
     throw error;
   }
+}
+
+/**
+ * The playlist whose segments are the video's timeline: index.m3u8 itself, or, when it is a
+ * master (a video with renditions), its first rendition's.
+ */
+async function mediaPlaylistOf(dir: string): Promise<string> {
+  const text = await fs.readFile(path.join(dir, PLAYLIST_FILE), 'utf8');
+  if (!isMasterPlaylist(text)) return PLAYLIST_FILE;
+  const first = parseMasterPlaylist(text)[0];
+  if (!first) throw new Error('the master playlist names no rendition');
+  return first.uri;
 }
 
 async function thumbnailWithRetries(

@@ -18,6 +18,7 @@ import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
 import type { Dialect } from '../../src/db/dialect.ts';
 import { MemoryRateLimitStore, type RateLimitStore } from '../../src/http/rate-limit-store.ts';
 import { startIngest, type IngestHandle } from '../../src/ingest/ingest.ts';
+import type { TranscodeConfig } from '../../src/transcode/ladder.ts';
 import { createLogger } from '../../src/logger.ts';
 import { mediaPlugin } from '../../src/media/media.plugin.ts';
 import { MemoryLiveViewers, type LiveViewers } from '../../src/viewers/live-viewers.ts';
@@ -53,6 +54,8 @@ export interface MediaOptions {
   publishDeadlineMs?: number;
   /** INGEST_BITRATE_LIMIT_KBPS (12000 unless given). */
   bitrateLimitKbps?: number;
+  /** The ladder (TRANSCODE and its settings); copy-only packaging, as TRANSCODE=off, unless given. */
+  transcode?: TranscodeConfig;
 }
 
 export interface TestAppOptions {
@@ -335,6 +338,7 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
     maxConnections: media?.maxRtmpConnections ?? 64,
     bitrateLimitKbps: media?.bitrateLimitKbps ?? 12_000,
     channelKeyWindowHours: media?.channelKeyWindowHours ?? 12,
+    ...(media?.transcode ? { transcode: media.transcode } : {}),
   };
   const services = createServices(
     {

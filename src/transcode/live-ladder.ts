@@ -1,0 +1,138 @@
+// The ladder decision for one live publish, made when the publisher's sequence header says how
+// large the picture is: the rungs below the source (a ladder stream's later publishes: only the
+// rungs its first publish made), if the CPU budget admits them; otherwise copy-only. The first
+// publish's decision fixes the stream's shape (stream-ladder.ts).
+import type { Logger } from 'pino';
+import type { HlsSegment } from '../media/hls-playlist.ts';
+import type { StreamMeter } from '../ingest/health/stream-meter.ts';
+import type { PackagerLadder, PackagerPlan } from '../ingest/hls-packager.ts';
+import { StreamFolder } from '../ingest/stream-folder.ts';
+import type { StreamState } from '../ingest/stream-state.ts';
+import type { TranscodeBudget } from './budget.ts';
+import { encodedMegapixelsPerSecond, planLadder, transcodes, type TranscodeConfig } from './ladder.ts';
+import { StreamLadder } from './stream-ladder.ts';
+
+/** Tags to wait for the audio and video sequence headers before deciding without them. */
+const TAGS_BEFORE_DECIDING = 48;
+/** The frame rate assumed for pricing until the meter has measured one. */
+const ASSUMED_FRAME_RATE = 30;
+
+export interface LiveLadderDeps {
+  config: TranscodeConfig;
+  budget: TranscodeBudget;
+  state: StreamState;
+  index: number;
+  meter: StreamMeter;
+  logger: Logger;
+  /** The stream's playlists must be rewritten (run on the stream's queue). */
+  changed: () => Promise<void>;
+  /** The transcoder fell behind: the publish should go on with fewer rungs (`plan` is today's). */
+  behind: (plan: PackagerPlan) => void;
+  /** A publish handed over from a transcoder that fell behind: its plan, made already. */
+  forced?: PackagerPlan | undefined;
+}
+
+/** Media seconds a transcoder may fall behind the publisher before rungs are dropped. */
+export const MAX_LAG_SECONDS = 4;
+
+export function liveLadder(deps: LiveLadderDeps): PackagerLadder {
+  const { state, index, logger } = deps;
+  let tags = 0;
+  let chosen: PackagerPlan | undefined;
+  return {
+    preset: deps.config.preset,
+    maxLagSeconds: deps.config.maxLagSeconds ?? MAX_LAG_SECONDS,
+    onBehind: () => {
+      if (chosen) deps.behind(chosen);
+    },
+    choose: (final) => {
+      if (deps.forced) {
+        chosen = deps.forced;
+        for (const rendition of chosen.plan.renditions) {
+          if (!rendition.copy) state.ladder?.expect(rendition.name, index);
+        }
+        return chosen;
+      }
+      tags++;
+      const measured = deps.meter.measure();
+      const video = measured.video;
+      const waiting = video?.height === undefined || measured.audio === undefined;
+      if (waiting && !final && tags < TAGS_BEFORE_DECIDING) return undefined;
+      const decided = decide(
+        deps,
+        video?.width,
+        video?.height,
+        measured.audio !== undefined,
+        measured.frameRate,
+      );
+      if (state.layout === 'undecided') {
+        const rungs = decided.plan.renditions.filter((rendition) => !rendition.copy).map((r) => r.name);
+        state.layout = rungs.length > 0 ? 'ladder' : 'single';
+        if (rungs.length > 0) state.ladder = new StreamLadder(rungs);
+      }
+      for (const rendition of decided.plan.renditions) {
+        if (!rendition.copy) state.ladder?.expect(rendition.name, index);
+      }
+      logger.info(
+        {
+          renditions: decided.plan.renditions.map((rendition) => rendition.name),
+          budget: deps.budget.snapshot(),
+        },
+        'publish renditions chosen',
+      );
+      chosen = decided;
+      return decided;
+    },
+    onRendition: (name: string, segments: HlsSegment[]) => {
+      void state.enqueue(async () => {
+        state.ladder?.set(name, index, StreamFolder.inPublish(index, segments));
+        await deps.changed();
+      }, logger);
+    },
+  };
+}
+
+/**
+ * The plan after `current` fell behind: without its most expensive rung (the encoded one
+ * nearest the source, whose viewers the source itself serves best), admitted afresh; copy-only
+ * when no rung is left or the budget says no.
+ */
+export function fewerRungs(
+  current: PackagerPlan,
+  budget: TranscodeBudget,
+  frameRate: number | undefined,
+): PackagerPlan {
+  const encoded = current.plan.renditions.filter((rendition) => !rendition.copy);
+  const drop = encoded[0];
+  const renditions = current.plan.renditions.filter((rendition) => rendition !== drop);
+  const plan = { renditions };
+  const copyOnly: PackagerPlan = { plan: { renditions: [] }, hasAudio: current.hasAudio, ticket: undefined };
+  if (!transcodes(plan)) return copyOnly;
+  const ticket = budget.admit('live', encodedMegapixelsPerSecond(plan, frameRate ?? ASSUMED_FRAME_RATE));
+  return ticket ? { plan, hasAudio: current.hasAudio, ticket } : copyOnly;
+}
+
+function decide(
+  deps: LiveLadderDeps,
+  width: number | undefined,
+  height: number | undefined,
+  hasAudio: boolean,
+  frameRate: number | undefined,
+): PackagerPlan {
+  const copyOnly: PackagerPlan = { plan: { renditions: [] }, hasAudio, ticket: undefined };
+  // Audio only, or a picture the sequence header did not describe: nothing to scale.
+  if (width === undefined || height === undefined || deps.state.layout === 'single') return copyOnly;
+  const allowed = deps.state.ladder ? new Set(deps.state.ladder.rungs) : undefined;
+  const plan = planLadder({ width, height }, deps.config.rungs, allowed);
+  if (!transcodes(plan)) return copyOnly;
+  const cost = encodedMegapixelsPerSecond(plan, frameRate ?? ASSUMED_FRAME_RATE);
+  const ticket = deps.budget.admit('live', cost);
+  if (!ticket) {
+    deps.logger.warn(
+      { estimatedCores: deps.budget.estimate(cost), budget: deps.budget.snapshot() },
+      'no CPU room to transcode; publishing the source only',
+    );
+    return copyOnly;
+  }
+  return { plan, hasAudio, ticket };
+}

@@ -1,0 +1,57 @@
+// A live stream's renditions across its publishes. The stream's first publish decides its
+// shape for good: with encoded rungs it is a ladder stream (a master index.m3u8, one media
+// playlist per rendition at the stream's root), without them it keeps the single playlist of
+// a copy-only stream (and never gains renditions later). A later publish of a ladder stream
+// makes the same rungs when it may (budget, picture size); a rung a publish lacks is filled,
+// for that publish, with the publish's source segments, so every rendition's playlist stays
+// whole and the discontinuity between publishes is where players expect one.
+import type { HlsSegment } from '../media/hls-playlist.ts';
+
+export class StreamLadder {
+  /** The encoded rungs (`720p`...), highest first, as the first publish made them. */
+  readonly rungs: readonly string[];
+  /** Per rung, per publish index: its segments (URIs relative to the stream's folder). */
+  private readonly segments = new Map<string, (HlsSegment[] | undefined)[]>();
+  /** Written once every rendition of the first publish has a segment. */
+  masterWritten = false;
+
+  constructor(rungs: readonly string[]) {
+    this.rungs = rungs;
+    for (const rung of rungs) this.segments.set(rung, []);
+  }
+
+  /** Publish `index` makes `rung` (an empty list until its first segment). */
+  expect(rung: string, index: number): void {
+    const list = this.segments.get(rung);
+    if (list && list[index] === undefined) list[index] = [];
+  }
+
+  set(rung: string, index: number, segments: HlsSegment[]): void {
+    const list = this.segments.get(rung);
+    if (list) list[index] = segments;
+  }
+
+  /** What `rung` made in publish `index`, undefined when that publish does not make it. */
+  made(rung: string, index: number): HlsSegment[] | undefined {
+    return this.segments.get(rung)?.[index];
+  }
+
+  /**
+   * The rung's playlist content: its own segments where its publishes made it, the source's
+   * elsewhere. `ended`: a publish whose rung made nothing (too short to finish a segment) is
+   * filled with its source too.
+   */
+  publishesOf(rung: string, source: readonly HlsSegment[][], ended: boolean): HlsSegment[][] {
+    return source.map((sourceSegments, index) => {
+      const own = this.made(rung, index);
+      if (own === undefined || (ended && own.length === 0 && sourceSegments.length > 0))
+        return sourceSegments;
+      return own;
+    });
+  }
+}
+
+/** The media playlist of a rendition at a stream's or video's root. */
+export function renditionIndex(name: string): string {
+  return `${name}.m3u8`;
+}
