@@ -31,6 +31,7 @@ for (const dialect of DIALECTS) {
     const form = await ada.get('/dashboard/streams/new');
     assert.equal(form.status, 200);
     const formPage = await form.text();
+    assert.match(formPage, /name="latency_mode"\s+value="low"/, 'a choice of latency');
     for (const id of ['title', 'description', 'scheduled_at', 'category', 'record']) {
       assert.match(formPage, new RegExp(`<label for="${id}"|id="${id}"[^>]*>`), `a field for ${id}`);
     }
@@ -59,6 +60,11 @@ for (const dialect of DIALECTS) {
         body: { title: 'Ok', privacy: 'secret' },
         field: 'privacy',
       },
+      {
+        form: { title: 'Ok', latency_mode: 'ultra' },
+        body: { title: 'Ok', latency_mode: 'ultra' },
+        field: 'latency_mode',
+      },
       { form: { title: 'Ok', colour: 'red' }, body: { title: 'Ok', colour: 'red' }, field: 'colour' },
     ];
     for (const { form: fields, body, field } of cases) {
@@ -86,6 +92,7 @@ for (const dialect of DIALECTS) {
       tz_offset: '-120',
       category: 'coding',
       privacy: 'private',
+      latency_mode: 'low',
     });
     assert.equal(created.status, 303);
     const location = created.headers.get('location') ?? '';
@@ -97,6 +104,7 @@ for (const dialect of DIALECTS) {
     assert.equal(stream.category, 'coding');
     assert.equal(stream.privacy, 'private');
     assert.equal(stream.record, 0, 'an unticked checkbox means no recording');
+    assert.equal(stream.latency_mode, 'low');
 
     const list = await (await ada.get('/dashboard/streams')).text();
     assert.match(list, new RegExp(`href="/dashboard/streams/${id}">Friday build<`));
@@ -107,6 +115,7 @@ for (const dialect of DIALECTS) {
     assert.equal(page.headers.get('cache-control'), 'no-store');
     const html = await page.text();
     assert.ok(html.includes(`value="${server.services.urls.rtmpIngest}"`), 'the server URL');
+    assert.match(html, /keyframe interval to 1 s/, "a low-latency stream's keyframe advice");
     const key = (
       (await (await ada.get(`/dashboard/streams/${id}/stream-key`)).json()) as { stream_key: string }
     ).stream_key;

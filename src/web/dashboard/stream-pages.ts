@@ -75,6 +75,7 @@ export interface StreamFormValues {
   category: string;
   privacy: string;
   record: boolean;
+  latency_mode: string;
 }
 
 export const EMPTY_STREAM_FORM: StreamFormValues = {
@@ -84,6 +85,7 @@ export const EMPTY_STREAM_FORM: StreamFormValues = {
   category: 'talk',
   privacy: 'public',
   record: true,
+  latency_mode: 'normal',
 };
 
 function problemFor(problem: FormProblem | undefined, name: string): SafeHtml | '' {
@@ -173,6 +175,28 @@ ${values.description}</textarea>
         >
         ${problemFor(problem, 'privacy')}
       </fieldset>
+      <fieldset class="field">
+        <legend>Latency</legend>
+        <label class="inline"
+          ><input
+            type="radio"
+            name="latency_mode"
+            value="normal"
+            ${values.latency_mode !== 'low' ? raw(' checked') : ''}
+          />
+          Normal: about 4 to 6 seconds behind live, the most robust</label
+        >
+        <label class="inline"
+          ><input
+            type="radio"
+            name="latency_mode"
+            value="low"
+            ${values.latency_mode === 'low' ? raw(' checked') : ''}
+          />
+          Low: about 2 to 3 seconds behind live; set your encoder's keyframe interval to 1 s</label
+        >
+        ${problemFor(problem, 'latency_mode')}
+      </fieldset>
       <div class="field">
         <label class="inline"
           ><input
@@ -246,6 +270,13 @@ export function streamPageBody(csrf: SafeHtml, data: StreamPageData): SafeHtml {
       <section aria-labelledby="ingest-heading" class="panel">
         <h2 id="ingest-heading">Ingest settings</h2>
         <p class="hint">Enter these in OBS (Settings, Stream, Service: Custom) or any RTMP encoder.</p>
+        <p class="hint" id="keyframe-hint">
+          ${
+            stream.latency_mode === 'low'
+              ? 'Low latency: set the keyframe interval to 1 s (Settings, Output, Keyframe Interval).'
+              : 'Set the keyframe interval to 2 s (Settings, Output, Keyframe Interval).'
+          }
+        </p>
         <div class="field">
           <label for="server-url">Server URL</label>
           <div class="copy-row">

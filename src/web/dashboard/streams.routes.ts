@@ -70,6 +70,7 @@ export async function dashboardStreamRoutes(app: FastifyInstance, deps: Dashboar
         category: body.category,
         privacy: body.privacy,
         record: body.record,
+        latencyMode: body.latency_mode,
       });
       createdId = created.stream.id;
     } catch (error) {
@@ -210,6 +211,7 @@ function formValues(form: Record<string, unknown>): StreamFormValues {
     category: field(form, 'category') ?? EMPTY_STREAM_FORM.category,
     privacy: field(form, 'privacy') ?? EMPTY_STREAM_FORM.privacy,
     record: field(form, 'record') === 'on',
+    latency_mode: field(form, 'latency_mode') ?? EMPTY_STREAM_FORM.latency_mode,
   };
 }
 
@@ -223,7 +225,7 @@ export function toApiBody(form: Record<string, unknown>): Record<string, unknown
   for (const [name, value] of Object.entries(form)) {
     if (
       FORM_ONLY.has(name) ||
-      ['title', 'description', 'scheduled_at', 'category', 'privacy', 'record'].includes(name)
+      ['title', 'description', 'scheduled_at', 'category', 'privacy', 'record', 'latency_mode'].includes(name)
     )
       continue;
     // Defined, not assigned: a field named __proto__ must stay a field the rule refuses.
@@ -240,6 +242,8 @@ export function toApiBody(form: Record<string, unknown>): Record<string, unknown
   const privacy = field(form, 'privacy');
   if (privacy !== undefined && privacy !== '') body.privacy = privacy;
   body.record = field(form, 'record') === 'on';
+  const latencyMode = field(form, 'latency_mode');
+  if (latencyMode !== undefined && latencyMode !== '') body.latency_mode = latencyMode;
   return body;
 }
 
