@@ -12,7 +12,11 @@ const PUBLIC_DIR = path.resolve(import.meta.dirname, '../../public');
 const require = createRequire(import.meta.url);
 
 /** Client libraries served from node_modules: add an entry to serve another. */
-const LIBRARIES: [string, string][] = [['hls.min.js', 'hls.js/dist/hls.min.js']];
+const LIBRARIES: [string, string][] = [
+  ['hls.min.js', 'hls.js/dist/hls.min.js'],
+  ['uPlot.iife.min.js', 'uplot/dist/uPlot.iife.min.js'],
+  ['uPlot.min.css', 'uplot/dist/uPlot.min.css'],
+];
 
 const SERVED_EXTENSIONS = new Set(['.css', '.js', '.svg']);
 const ASSET_CACHE_BYTES = 8 * 1024 * 1024;

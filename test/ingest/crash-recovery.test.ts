@@ -4,6 +4,8 @@
 // it finds the draft and publishes it (src/ingest/recording-recovery.ts), media and thumbnail.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 import { createTestDatabase, DIALECTS } from '../helpers/databases.ts';
 import { probe, pushTestPattern, waitFor } from '../helpers/media-tools.ts';
@@ -56,7 +58,11 @@ for (const dialect of DIALECTS) {
       t.after(() => {
         push.stop();
       });
-      assert.equal((await push.exited).code, 0, 'the push ran to its end');
+      const pushed = await push.exited;
+      if (pushed.code !== 0) {
+        const log = fs.readFileSync(path.join(database.dataDir, 'serve-1.log'), 'utf8');
+        assert.fail(`the push did not run to its end: ${pushed.stderr.slice(-600)}\n${log.slice(-3000)}`);
+      }
 
       // The stream ends (its reconnect window is 1 s), the recording is staged, and the
       // process stops just before publishing it.

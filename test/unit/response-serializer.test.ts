@@ -75,6 +75,7 @@ test("the API's response schemas compile, and a stream leaks neither its key nor
       status: 'scheduled',
       category: 'talk',
       privacy: 'public',
+      latency_mode: 'normal',
       creator_id: 'usr_1',
       viewer_count: null,
       started_at: null,

@@ -6,7 +6,6 @@ import type { WebRoutesOptions } from '../web-options.ts';
 import { ViewerSamples } from '../../streams/viewer-samples.ts';
 import { DeliveryChart } from '../../webhooks/delivery-chart.ts';
 import { PAGE, requireUser } from './core.ts';
-import { dashboardAssetRoutes } from './dashboard-assets.ts';
 import type { DashboardDeps } from './dashboard.deps.ts';
 import { StreamEvents } from './stream-events.ts';
 import { dashboardStreamRoutes } from './streams.routes.ts';
@@ -47,7 +46,6 @@ export async function dashboardRoutes(app: FastifyInstance, options: WebRoutesOp
     if (!requireUser(request, reply)) return reply;
     return reply.redirect('/dashboard/streams', 303);
   });
-  await dashboardAssetRoutes(app);
   await dashboardStreamRoutes(app, deps);
   await dashboardVideoRoutes(app, deps);
   await dashboardWebhookRoutes(app, deps);
