@@ -97,6 +97,10 @@ export async function benchEdge(options: {
     // every 25 ms, above a player's budget.
     TRUST_PROXY: '127.0.0.1',
     PLAYLIST_FETCHES_PER_MINUTE: '10000000',
+    // One rendition, as the simulated players fetch one media playlist: the edge's work per
+    // viewer is the same with a ladder (each player follows one rendition), and the ladder's
+    // encoding would take the core the origin and the push share (bench/ingest-abr.ts measures it).
+    TRANSCODE: 'off',
   };
   await cli(env, ['migrate']);
   const userId = await cli(env, ['users', 'create', '--name', 'Edge bench']);
