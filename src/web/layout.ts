@@ -49,16 +49,19 @@ function navigation(page: Page): SafeHtml {
         >
       </li>`
     : undefined;
-  // The dashboard's sections get a bar of their own under the header, full width on a phone.
-  const sections = user
-    ? html`<nav class="section-nav" aria-label="Dashboard">
-        <ul>
-          ${DASHBOARD_LINKS.map(
-            (link) => html`<li><a href="${link.href}" ${current(page, link.section)}>${link.label}</a></li>`,
-          )}
-        </ul>
-      </nav>`
-    : undefined;
+  // The dashboard's sections get a bar of their own under the header, full width on a phone;
+  // only inside the dashboard, so the viewer's pages stay the viewer's.
+  const sections =
+    user && inDashboard
+      ? html`<nav class="section-nav" aria-label="Dashboard">
+          <ul>
+            ${DASHBOARD_LINKS.map(
+              (link) =>
+                html`<li><a href="${link.href}" ${current(page, link.section)}>${link.label}</a></li>`,
+            )}
+          </ul>
+        </nav>`
+      : undefined;
   return html`<header class="site-header">
     <nav class="site-nav" aria-label="Main">
       <a class="brand" href="/">Tributary</a>
