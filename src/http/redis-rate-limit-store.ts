@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { loadIoRedis } from '../shared/optional-drivers.ts';
+import { connectFailFast } from '../shared/fail-fast-redis.ts';
 import {
   MemoryRateLimitStore,
   RATE_LIMIT_WINDOW_MS,
@@ -57,29 +57,12 @@ export class RedisRateLimitStore implements RateLimitStore {
   constructor(options: RedisRateLimitStoreOptions) {
     this.logger = options.logger;
     this.keyPrefix = options.keyPrefix ?? RATE_LIMIT_KEY_PREFIX;
-    this.redis = new (loadIoRedis().Redis)(options.url, {
-      // Without a connection a hit fails at once (and is counted in memory) instead of
-      // waiting in a queue while the client reconnects in the background.
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      commandTimeout: options.commandTimeoutMs ?? 500,
-      connectTimeout: 2_000,
-      retryStrategy: (attempt) => Math.min(attempt * 100, 2_000),
+    const connection = connectFailFast(options.url, {
       connectionName: 'tributary-rate-limits',
+      commandTimeoutMs: options.commandTimeoutMs,
     });
-    // ioredis emits connection errors as events; without a listener they would be thrown.
-    this.redis.on('error', () => undefined);
-    // The requests that arrive while the process is still connecting wait for that one
-    // attempt (at most connectTimeout) rather than being counted in memory.
-    this.firstConnection = new Promise((resolve) => {
-      const settle = () => {
-        this.redis.off('ready', settle);
-        this.redis.off('error', settle);
-        resolve();
-      };
-      this.redis.on('ready', settle);
-      this.redis.on('error', settle);
-    });
+    this.redis = connection.redis;
+    this.firstConnection = connection.firstConnection;
   }
 
   /** The counter's key for a bucket at a given time: `tributary:rl:<window start>:<bucket>`. */

@@ -13,7 +13,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { VIEWER_LIMITS, type ViewerLimits } from '../media/viewer-tracker.ts';
 import type { Clock } from '../shared/clock.ts';
-import { loadIoRedis } from '../shared/optional-drivers.ts';
+import { connectFailFast } from '../shared/fail-fast-redis.ts';
 import { MemoryLiveViewers, PRESENCE_WINDOW_MS, type LiveViewers } from './live-viewers.ts';
 
 export const LIVE_VIEWERS_KEY_PREFIX = 'tributary:viewers:';
@@ -92,26 +92,12 @@ export class RedisLiveViewers implements LiveViewers {
     this.limits = options.limits ?? VIEWER_LIMITS;
     this.keyPrefix = options.keyPrefix ?? LIVE_VIEWERS_KEY_PREFIX;
     this.fallback = new MemoryLiveViewers(options.clock, this.windowMs, this.limits);
-    this.redis = new (loadIoRedis().Redis)(options.url, {
-      // As the rate-limit store: without a connection a command fails at once (and is counted
-      // in memory) instead of queueing while the client reconnects.
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      commandTimeout: options.commandTimeoutMs ?? 500,
-      connectTimeout: 2_000,
-      retryStrategy: (attempt) => Math.min(attempt * 100, 2_000),
+    const connection = connectFailFast(options.url, {
       connectionName: 'tributary-live-viewers',
+      commandTimeoutMs: options.commandTimeoutMs,
     });
-    this.redis.on('error', () => undefined);
-    this.firstConnection = new Promise((resolve) => {
-      const settle = () => {
-        this.redis.off('ready', settle);
-        this.redis.off('error', settle);
-        resolve();
-      };
-      this.redis.on('ready', settle);
-      this.redis.on('error', settle);
-    });
+    this.redis = connection.redis;
+    this.firstConnection = connection.firstConnection;
   }
 
   /** The stream's keys; the hash tag keeps both in one slot of a Redis Cluster. */
