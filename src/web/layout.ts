@@ -122,10 +122,20 @@ export function renderErrorPage(
   message: string,
 ): string {
   return renderPage({
-    title: status === 404 ? 'Not found' : 'Something went wrong',
+    title: status === 404 ? 'Not found' : status >= 500 ? 'Something went wrong' : 'Request refused',
     request,
     body: html`<section class="panel narrow">
-      <h1>${status === 404 ? 'Not found' : status === 403 ? 'Refused' : 'Something went wrong'}</h1>
+      <h1>
+        ${
+          status === 404
+            ? 'Not found'
+            : status === 403
+              ? 'Refused'
+              : status >= 500
+                ? 'Something went wrong'
+                : 'Request refused'
+        }
+      </h1>
       <p>${message}</p>
       <p class="muted">Error code: <code class="error-code">${code}</code> (HTTP ${status})</p>
       <p><a href="/">Go to the home page</a></p>

@@ -462,6 +462,16 @@ function errorCode(response: RawResponse): string {
 function assertAnswer(response: RawResponse, where: string): void {
   assert.ok(response.status < 500, `${where}: answered ${response.status} ${response.body.slice(0, 300)}`);
   if (response.status < 300 || response.body === '') return;
+  // The web app's pages answer a browser's bad request with an HTML error page that names the
+  // code and the status (src/web/layout.ts); the API, and a page asked for JSON, answer the envelope.
+  if ((response.headers['content-type'] ?? '').startsWith('text/html')) {
+    const code = /<code class="error-code">([a-z_]+)<\/code> \(HTTP (\d{3})\)/.exec(response.body);
+    assert.ok(code, `${where}: an HTML error page without its code: ${response.body.slice(0, 300)}`);
+    assert.ok(code[1] && code[1] in STATUS_BY_CODE, `${where}: code ${code[1]} is not in the catalogue`);
+    assert.equal(Number(code[2]), response.status, `${where}: the page names another status`);
+    assert.equal(response.body.includes('    at '), false, `${where}: a stack trace`);
+    return;
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(response.body);
@@ -582,7 +592,15 @@ test(`HTTP fuzzing (seed ${SEED}) never gets a 500, a non-envelope error or a ha
     sent++;
     answered++;
     statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-    assertAnswer({ status: response.status, headers: {}, body: await response.text() }, where);
+    const contentType = response.headers.get('content-type');
+    assertAnswer(
+      {
+        status: response.status,
+        headers: contentType === null ? {} : { 'content-type': contentType },
+        body: await response.text(),
+      },
+      where,
+    );
   };
 
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
