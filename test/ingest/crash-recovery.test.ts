@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { createTestDatabase, DIALECTS } from '../helpers/databases.ts';
@@ -51,6 +52,8 @@ for (const dialect of DIALECTS) {
         logDir: database.dataDir,
       });
       await waitUntilReady(first, `${origin}/readyz`);
+      // The RTMP listener opens just after the HTTP one: /readyz can answer first.
+      await waitFor('the RTMP listener', () => acceptsConnections(rtmpPort), { timeoutMs: 10_000 });
       const settings = await api('/v1/ingest');
       const push = pushTestPattern(`${settings.rtmp_url}/${settings.stream_key}`, PUSH_SECONDS, {
         size: '320x180',
@@ -111,6 +114,18 @@ for (const dialect of DIALECTS) {
       );
       assert.ok(!second.log().includes('testFault'), 'no fault in the second process');
       await second.stop('SIGTERM');
+    });
+  });
+}
+
+function acceptsConnections(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port }, () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => {
+      resolve(false);
     });
   });
 }
