@@ -144,15 +144,7 @@ async function importLadder(
   const hasAudio = facts.audioCodec !== undefined;
   const audioCopied = facts.audioCodec !== undefined && PLAYABLE_AUDIO.has(facts.audioCodec) && copied;
   const args = [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-nostdin',
-    '-nostats',
-    '-progress',
-    'pipe:1',
-    '-i',
-    file,
+    ...importInputArgs(file),
     ...ladderOutputArgs(plan, {
       dir: stagingDir,
       segmentSeconds: 2,
@@ -201,15 +193,7 @@ function packagingArgs(file: string, dir: string, copy: boolean): string[] {
         '128k',
       ];
   return [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-nostdin',
-    '-nostats',
-    '-progress',
-    'pipe:1',
-    '-i',
-    file,
+    ...importInputArgs(file),
     '-map',
     '0:v:0',
     '-map',
@@ -227,4 +211,9 @@ function packagingArgs(file: string, dir: string, copy: boolean): string[] {
     path.join(dir, 'seg%05d.ts'),
     path.join(dir, PLAYLIST_FILE),
   ];
+}
+
+/** ffmpeg reading the file to import, reporting its progress on stdout (the progress bar). */
+function importInputArgs(file: string): string[] {
+  return ['-hide_banner', '-loglevel', 'error', '-nostdin', '-nostats', '-progress', 'pipe:1', '-i', file];
 }
