@@ -1,18 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  Kysely,
-  Migrator,
-  PostgresDialect,
-  SqliteDialect,
-  type LogConfig,
-  type MigrationResultSet,
-} from 'kysely';
+import { Kysely, Migrator, PostgresDialect, type LogConfig, type MigrationResultSet } from 'kysely';
 import type pg from 'pg';
 import { isPostgresUrl } from '../config.ts';
 import { loadPg } from '../shared/optional-drivers.ts';
 import { migrations } from './migrations/index.ts';
 import { openNodeSqlite } from './node-sqlite.ts';
+import { ImmediateSqliteDialect } from './sqlite-dialect.ts';
 import type { Tables } from './schema.ts';
 
 export type Db = Kysely<Tables>;
@@ -53,7 +47,10 @@ export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Da
     return { db, close: () => db.destroy() };
   }
   if (url !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(url)), { recursive: true, mode: 0o700 });
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: openNodeSqlite(url) }), ...log });
+  const db = new Kysely<Tables>({
+    dialect: new ImmediateSqliteDialect({ database: openNodeSqlite(url) }),
+    ...log,
+  });
   return { db, close: () => db.destroy() };
 }
 

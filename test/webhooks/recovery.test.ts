@@ -150,17 +150,24 @@ for (const dialect of DIALECTS) {
       assert.equal(refused.body.error.code, 'state_conflict');
     });
 
-    test('two worker processes run one recovery: every missed event arrives exactly once', async (t) => {
+    test('two worker processes run one recovery: every missed event is queued once and arrives', async (t) => {
       const { server } = await startWebhookServer(t, { dialect, worker: false });
       const receiver = await startReceiver();
       t.after(() => receiver.close());
       const account = await server.createAccount();
       const webhook = await registerWebhook(server, account.writeKey, receiver.url(), ['*']);
       const { db } = server.services.database;
-      // Auto-disabled before any worker ran: the ping and everything after it are missed.
-      await db.updateTable('webhooks').set({ status: 'disabled' }).where('id', '=', webhook.id).execute();
       const count = 700;
-      const at = Date.now();
+      // The events are dated a minute ago, and the webhook made before them: a recovery's window
+      // ends when it is asked for, so events dated later are not missed ones (a CI run asked
+      // within 700 ms of the first and found 674), and events older than a webhook are not its own.
+      const at = Date.now() - 60_000;
+      // Auto-disabled before any worker ran: the ping and everything after it are missed.
+      await db
+        .updateTable('webhooks')
+        .set({ status: 'disabled', created_at: at - 1000 })
+        .where('id', '=', webhook.id)
+        .execute();
       await db.transaction().execute(async (trx) => {
         for (let i = 0; i < count; i += 1) {
           await recordEvent(trx, {
@@ -178,6 +185,10 @@ for (const dialect of DIALECTS) {
         SECRET_KEY: server.secretKey.toString('hex'),
         LOG_LEVEL: 'warn',
         WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+        // Delivery is at least once: an attempt that fails on a starved machine (a CI run once
+        // saw 26 of 701 wait for the default one-minute retry) is retried within a second here,
+        // so the test waits for the outcome, not for the retry schedule.
+        WEBHOOK_RETRY_DELAYS: '1s,1s,1s,1s',
         NODE_EXTRA_CA_CERTS: testCa().caFile,
       };
       const workers = [startCli(['worker'], env), startCli(['worker'], env)];
@@ -209,27 +220,51 @@ for (const dialect of DIALECTS) {
       );
       const started = await server.request('POST', `/v1/webhooks/${webhook.id}/recover`, {
         key: account.writeKey,
-        body: { since: iso(at - 60_000) },
+        body: { since: iso(at - 1000) },
       });
       assert.equal(started.status, 202);
-      await receiver.waitForRequests(count + 1, 60_000).catch((error: unknown) => {
-        throw new Error(`${String(error)}\n${workers.map((w) => w.output()).join('\n')}`);
-      });
+      const deliveryStates = async () =>
+        db
+          .selectFrom('webhook_deliveries')
+          .select(['event_id', 'status', 'attempt_count', 'last_error'])
+          .where('webhook_id', '=', webhook.id)
+          .execute();
       await eventually(
         async () => {
-          const open = await db
-            .selectFrom('webhook_deliveries')
-            .select('id')
-            .where('status', '!=', 'succeeded')
-            .execute();
-          return open.length === 0 ? true : undefined;
+          const rows = await deliveryStates();
+          return rows.length === count + 1 && rows.every((row) => row.status === 'succeeded')
+            ? true
+            : undefined;
         },
-        20_000,
-        'every delivery settled',
+        120_000,
+        'every delivery to succeed',
+      ).catch(async (error: unknown) => {
+        const rows = await deliveryStates();
+        const byStatus = Object.groupBy(rows, (row) => row.status);
+        const errors = [...new Set(rows.map((row) => row.last_error).filter((e) => e !== null))].slice(0, 5);
+        throw new Error(
+          `${String(error)}; ${receiver.requests.length} requests received; deliveries: ` +
+            `${JSON.stringify(Object.fromEntries(Object.entries(byStatus).map(([k, v]) => [k, v.length])))}; ` +
+            `errors: ${JSON.stringify(errors)}\n${workers.map((w) => w.output()).join('\n')}`,
+        );
+      });
+      const rows = await deliveryStates();
+      assert.equal(
+        new Set(rows.map((row) => row.event_id)).size,
+        count + 1,
+        'one delivery per event: one recovery ran',
       );
-      const ids = receiver.requests.map((r) => r.body.id as string);
-      assert.equal(ids.length, count + 1, 'the ping and every event');
-      assert.equal(new Set(ids).size, ids.length, 'none twice');
+      const received = new Map<string, number>();
+      for (const request of receiver.requests) {
+        const id = request.body.id as string;
+        received.set(id, (received.get(id) ?? 0) + 1);
+      }
+      assert.equal(received.size, count + 1, 'the ping and every event arrived');
+      // A second copy only ever follows an attempt that failed (at-least-once delivery).
+      const repeatedWithoutFailure = rows.filter(
+        (row) => (received.get(row.event_id) ?? 0) > row.attempt_count,
+      );
+      assert.deepEqual(repeatedWithoutFailure, [], 'no event arrives more often than it was attempted');
       const recovery = await server.request(
         'GET',
         `/v1/webhooks/${webhook.id}/recoveries/${started.body.id}`,
