@@ -129,12 +129,29 @@ export class LoginService {
     return user && { id: user.id, name: user.name, email: user.email };
   }
 
-  /** A signed-in user's new password; the current one is asked for when there is one. */
+  /**
+   * A signed-in user's new password; the current one is asked for when there is one. Wrong
+   * current passwords are counted like failed sign-ins of the account (ACCOUNT_FAILURE_LIMIT in
+   * the window), so a session left open or stolen cannot be used to guess the password.
+   */
   async changePassword(userId: string, current: string, next: string): Promise<void> {
     const user = await repo.findLoginById(this.db, userId);
     if (!user) throw notFound('user', userId);
-    if (user.password_hash !== null && !(await verifyPassword(current, user.password_hash, this.cost))) {
-      throw new AppError('invalid_credentials', 'The current password is not right.', 'current_password');
+    if (user.password_hash !== null) {
+      const bucket = `password-change:${userId}`;
+      const now = this.clock.now();
+      const since = now - SIGN_IN_WINDOW_MS;
+      if ((await repo.countFailures(this.db, bucket, since)) >= ACCOUNT_FAILURE_LIMIT) {
+        throw new AppError(
+          'rate_limit_exceeded',
+          'Too many wrong current passwords for this account. Wait 15 minutes and try again.',
+        );
+      }
+      if (!(await verifyPassword(current, user.password_hash, this.cost))) {
+        await repo.recordFailure(this.db, bucket, now, since);
+        throw new AppError('invalid_credentials', 'The current password is not right.', 'current_password');
+      }
+      await repo.clearFailures(this.db, bucket);
     }
     await this.setLogin(userId, { password: next });
   }

@@ -202,6 +202,35 @@ test('changing the password on /account signs the other sessions out and keeps t
   await signIn(server.origin, { email: 'io@example.com', password: 'a new password!' });
 });
 
+test('wrong current passwords on /account are throttled like sign-ins: the 11th try is refused, even with the right one, until the window passes', async (t) => {
+  const clock = new TestClock();
+  const server = await startTestApp(t, { dialect: 'sqlite', clock });
+  const session = await signUp(server.origin, { name: 'Pax', email: 'pax@example.com', password: PASSWORD });
+  for (let i = 0; i < ACCOUNT_FAILURE_LIMIT; i += 1) {
+    const wrong = await session.post('/account/password', {
+      current_password: `guess number ${i}`,
+      password: 'a new password!',
+    });
+    assert.equal(wrong.status, 401, `guess ${i}`);
+  }
+  const refused = await session.post('/account/password', {
+    current_password: PASSWORD,
+    password: 'a new password!',
+  });
+  assert.equal(refused.status, 429);
+  assert.equal(refused.headers.get('retry-after'), '900');
+  assert.match(await refused.text(), /Too many wrong current passwords/);
+  await signIn(server.origin, { email: 'pax@example.com', password: PASSWORD });
+
+  clock.advance(SIGN_IN_WINDOW_MS + 1);
+  const changed = await session.post('/account/password', {
+    current_password: PASSWORD,
+    password: 'a new password!',
+  });
+  assert.equal(changed.status, 200);
+  await signIn(server.origin, { email: 'pax@example.com', password: 'a new password!' });
+});
+
 test('SIGNUPS is open unless set, and only open or closed', () => {
   assert.equal(loadConfig({ DATABASE_URL: ':memory:' }).signups, 'open');
   assert.equal(loadConfig({ DATABASE_URL: ':memory:', SIGNUPS: 'closed' }).signups, 'closed');

@@ -102,6 +102,7 @@ export async function accountRoutes(app: FastifyInstance, options: WebRoutesOpti
             : (await logins.changePassword(user.id, current, password), user);
       } catch (error) {
         if (!(error instanceof AppError) || error.code === 'internal_error') throw error;
+        if (error.code === 'rate_limit_exceeded') void reply.header('Retry-After', 900);
         return sendPage(
           reply,
           accountPage(request, user, { kind: 'error', message: error.message }),
