@@ -27,10 +27,16 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
   const rateLimits = createRateLimitStore(config, runtime.services.database.db, logger);
   // Players' presence, counted by the viewers plugin, written to the streams by the ingest.
   const viewers = createLiveViewers(config, runtime.services.clock, logger);
+  // The HTTP listener opens first (the RTMP ingest and the worker start after it): until every
+  // part runs, /readyz says so, and whoever waits for it can push to the RTMP port at once.
+  let started = false;
   const app = await buildApp({
     services: runtime.services,
     rateLimits: rateLimits.store,
-    readinessChecks: rateLimits.readinessChecks,
+    readinessChecks: {
+      ...rateLimits.readinessChecks,
+      startup: () => (started ? Promise.resolve() : Promise.reject(new Error('still starting'))),
+    },
     rateLimitPerKey: config.rateLimitPerKey,
     rateLimitPerIp: config.rateLimitPerIp,
     trustProxy: config.trustProxy,
@@ -75,6 +81,7 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
   // Every module the server needs is loaded now: write the compile cache (bin/tributary.js) at
   // once rather than at exit, which a SIGKILL or a crash would skip.
   flushCompileCache();
+  started = true;
   // Announced once every part runs, so whoever waits for this line can rely on all of them.
   logger.info(
     { baseUrl, database: dialectOf(runtime.services.database.db), worker: options.worker },
