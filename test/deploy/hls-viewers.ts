@@ -3,13 +3,13 @@
 // the newest), and sends the presence signal at start and every 5 s
 // (viewer-contract: POST /watch/{id}/presence?viewer=...). Each viewer has its own loopback
 // address (127.x.y.z) and keep-alive connection, so the edge and the origin see distinct
-// clients. Used by test/deploy/edge.test.ts and the edge bench (bench/edge.ts).
+// clients; given several edges, the viewers are spread over them. Used by test/deploy/edge.test.ts and the edge bench (bench/edge.ts).
 import { randomBytes } from 'node:crypto';
 import { Client } from 'undici';
 
 export interface ViewerRunOptions {
-  /** The edge, `http://127.0.0.1:PORT`. */
-  url: string;
+  /** The edge, `http://127.0.0.1:PORT`, or several: viewer i watches through edge i mod n. */
+  url: string | readonly string[];
   streamId: string;
   viewers: number;
   durationMs: number;
@@ -69,11 +69,14 @@ export async function runViewers(options: ViewerRunOptions): Promise<ViewerRunRe
     return undefined;
   }
 
+  const edges = typeof options.url === 'string' ? [options.url] : options.url;
+
   async function viewer(i: number): Promise<void> {
     const id = `sim-${i}-${randomBytes(6).toString('hex')}`;
-    const client = new Client(options.url, { localAddress: viewerAddress(i), pipelining: 1 });
+    const edge = edges[i % edges.length]!;
+    const client = new Client(edge, { localAddress: viewerAddress(i), pipelining: 1 });
     // A second connection for the presence signal, as a browser sends it beside the media.
-    const signal = new Client(options.url, { localAddress: viewerAddress(i), pipelining: 1 });
+    const signal = new Client(edge, { localAddress: viewerAddress(i), pipelining: 1 });
     const presence = async () => {
       while (Date.now() < endAt) {
         if (await request(signal, 'POST', `/watch/${options.streamId}/presence?viewer=${id}`))
