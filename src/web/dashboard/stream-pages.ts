@@ -99,6 +99,27 @@ function describedBy(problem: FormProblem | undefined, name: string, hint?: stri
   return raw(ids === '' ? invalid : `aria-describedby="${ids}"${invalid}`);
 }
 
+/** A fieldset of radio buttons, `[value, label]` each, the one whose value is `checked` checked. */
+function radioGroup(
+  legend: string,
+  name: string,
+  checked: string,
+  problem: FormProblem | undefined,
+  choices: readonly (readonly [value: string, label: string])[],
+): SafeHtml {
+  return html`<fieldset class="field">
+    <legend>${legend}</legend>
+    ${choices.map(
+      ([value, label]) =>
+        html`<label class="inline"
+          ><input type="radio" name="${name}" value="${value}" ${value === checked ? raw(' checked') : ''} />
+          ${label}</label
+        >`,
+    )}
+    ${problemFor(problem, name)}
+  </fieldset>`;
+}
+
 export function newStreamBody(csrf: SafeHtml, values: StreamFormValues, problem?: FormProblem): SafeHtml {
   return html`<h1>New stream</h1>
     ${problem ? html`<p class="form-error" role="alert" id="form-error">The stream was not created: ${problem.message}</p>` : ''}
@@ -153,50 +174,14 @@ ${values.description}</textarea>
           ${CATEGORIES.map((c) => html`<option value="${c}" ${c === values.category ? raw(' selected') : ''}>${c}</option>`)}</select
         >${problemFor(problem, 'category')}
       </div>
-      <fieldset class="field">
-        <legend>Privacy</legend>
-        <label class="inline"
-          ><input
-            type="radio"
-            name="privacy"
-            value="public"
-            ${values.privacy === 'public' ? raw(' checked') : ''}
-          />
-          Public: listed on your channel and the home page</label
-        >
-        <label class="inline"
-          ><input
-            type="radio"
-            name="privacy"
-            value="private"
-            ${values.privacy === 'private' ? raw(' checked') : ''}
-          />
-          Unlisted: only people with the link</label
-        >
-        ${problemFor(problem, 'privacy')}
-      </fieldset>
-      <fieldset class="field">
-        <legend>Latency</legend>
-        <label class="inline"
-          ><input
-            type="radio"
-            name="latency_mode"
-            value="normal"
-            ${values.latency_mode !== 'low' ? raw(' checked') : ''}
-          />
-          Normal: about 4 to 6 seconds behind live, the most robust</label
-        >
-        <label class="inline"
-          ><input
-            type="radio"
-            name="latency_mode"
-            value="low"
-            ${values.latency_mode === 'low' ? raw(' checked') : ''}
-          />
-          Low: about 2 to 3 seconds behind live; set your encoder's keyframe interval to 1 s</label
-        >
-        ${problemFor(problem, 'latency_mode')}
-      </fieldset>
+      ${radioGroup('Privacy', 'privacy', values.privacy, problem, [
+        ['public', 'Public: listed on your channel and the home page'],
+        ['private', 'Unlisted: only people with the link'],
+      ])}
+      ${radioGroup('Latency', 'latency_mode', values.latency_mode === 'low' ? 'low' : 'normal', problem, [
+        ['normal', 'Normal: about 4 to 6 seconds behind live, the most robust'],
+        ['low', "Low: about 2 to 3 seconds behind live; set your encoder's keyframe interval to 1 s"],
+      ])}
       <div class="field">
         <label class="inline"
           ><input
