@@ -99,28 +99,19 @@ export class LoginService {
    */
   async signIn(input: { email: string; password: string; address: string }): Promise<WebUser> {
     const email = input.email.trim().toLowerCase();
-    const accountBucket = `account:${email}`;
-    const addressBucket = `address:${input.address}`;
-    const now = this.clock.now();
-    const since = now - SIGN_IN_WINDOW_MS;
-    const [accountFailures, addressFailures] = await Promise.all([
-      repo.countFailures(this.db, accountBucket, since),
-      repo.countFailures(this.db, addressBucket, since),
-    ]);
-    if (accountFailures >= ACCOUNT_FAILURE_LIMIT || addressFailures >= ADDRESS_FAILURE_LIMIT) {
-      throw new AppError(
-        'rate_limit_exceeded',
-        'Too many failed sign-ins for this account or from this address. Wait 15 minutes and try again.',
-      );
-    }
+    const account: Throttle = { bucket: `account:${email}`, limit: ACCOUNT_FAILURE_LIMIT };
+    const buckets = [account, { bucket: `address:${input.address}`, limit: ADDRESS_FAILURE_LIMIT }];
+    await this.refuseWhenThrottled(
+      buckets,
+      'Too many failed sign-ins for this account or from this address. Wait 15 minutes and try again.',
+    );
     const user = email.length > 0 ? await repo.findLoginByEmail(this.db, email) : undefined;
     const ok = await verifyPassword(input.password, user?.password_hash ?? null, this.cost);
     if (!user || !ok) {
-      await repo.recordFailure(this.db, accountBucket, now, since);
-      await repo.recordFailure(this.db, addressBucket, now, since);
+      await this.recordFailure(buckets);
       throw new AppError('invalid_credentials', 'The email or the password is not right.');
     }
-    await repo.clearFailures(this.db, accountBucket);
+    await repo.clearFailures(this.db, account.bucket);
     return { id: user.id, name: user.name, email: user.email };
   }
 
@@ -138,20 +129,16 @@ export class LoginService {
     const user = await repo.findLoginById(this.db, userId);
     if (!user) throw notFound('user', userId);
     if (user.password_hash !== null) {
-      const bucket = `password-change:${userId}`;
-      const now = this.clock.now();
-      const since = now - SIGN_IN_WINDOW_MS;
-      if ((await repo.countFailures(this.db, bucket, since)) >= ACCOUNT_FAILURE_LIMIT) {
-        throw new AppError(
-          'rate_limit_exceeded',
-          'Too many wrong current passwords for this account. Wait 15 minutes and try again.',
-        );
-      }
+      const guesses: Throttle = { bucket: `password-change:${userId}`, limit: ACCOUNT_FAILURE_LIMIT };
+      await this.refuseWhenThrottled(
+        [guesses],
+        'Too many wrong current passwords for this account. Wait 15 minutes and try again.',
+      );
       if (!(await verifyPassword(current, user.password_hash, this.cost))) {
-        await repo.recordFailure(this.db, bucket, now, since);
+        await this.recordFailure([guesses]);
         throw new AppError('invalid_credentials', 'The current password is not right.', 'current_password');
       }
-      await repo.clearFailures(this.db, bucket);
+      await repo.clearFailures(this.db, guesses.bucket);
     }
     await this.setLogin(userId, { password: next });
   }
@@ -199,6 +186,28 @@ export class LoginService {
     const userId = await repo.useSignInLink(this.db, hashToken(token), this.clock.now());
     return userId === undefined ? undefined : this.findUser(userId);
   }
+
+  /** rate_limit_exceeded, before any password is checked, once a bucket is at its limit. */
+  private async refuseWhenThrottled(buckets: readonly Throttle[], message: string): Promise<void> {
+    const since = this.clock.now() - SIGN_IN_WINDOW_MS;
+    const failures = await Promise.all(
+      buckets.map(({ bucket }) => repo.countFailures(this.db, bucket, since)),
+    );
+    if (buckets.some(({ limit }, i) => (failures[i] ?? 0) >= limit)) {
+      throw new AppError('rate_limit_exceeded', message);
+    }
+  }
+
+  private async recordFailure(buckets: readonly Throttle[]): Promise<void> {
+    const now = this.clock.now();
+    for (const { bucket } of buckets) await repo.recordFailure(this.db, bucket, now, now - SIGN_IN_WINDOW_MS);
+  }
+}
+
+/** A count of failures over the sliding window, refused at `limit`. */
+interface Throttle {
+  bucket: string;
+  limit: number;
 }
 
 function hashToken(token: string): string {

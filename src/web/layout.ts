@@ -114,6 +114,13 @@ export function sendPage(reply: FastifyReply, document: string, status = 200): F
     .send(document);
 }
 
+/** An error page's heading: a refusal (4xx) is not "something went wrong". */
+function errorHeading(status: number): string {
+  if (status === 404) return 'Not found';
+  if (status === 403) return 'Refused';
+  return status >= 500 ? 'Something went wrong' : 'Request refused';
+}
+
 /** An error as a page: what went wrong, the code (as in the API's envelope), and a way on. */
 export function renderErrorPage(
   request: FastifyRequest,
@@ -122,20 +129,10 @@ export function renderErrorPage(
   message: string,
 ): string {
   return renderPage({
-    title: status === 404 ? 'Not found' : status >= 500 ? 'Something went wrong' : 'Request refused',
+    title: status === 403 ? 'Request refused' : errorHeading(status),
     request,
     body: html`<section class="panel narrow">
-      <h1>
-        ${
-          status === 404
-            ? 'Not found'
-            : status === 403
-              ? 'Refused'
-              : status >= 500
-                ? 'Something went wrong'
-                : 'Request refused'
-        }
-      </h1>
+      <h1>${errorHeading(status)}</h1>
       <p>${message}</p>
       <p class="muted">Error code: <code class="error-code">${code}</code> (HTTP ${status})</p>
       <p><a href="/">Go to the home page</a></p>
