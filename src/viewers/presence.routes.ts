@@ -30,19 +30,27 @@ export const presenceRoutes: FastifyPluginAsyncTypebox<PresenceRoutesOptions> = 
     {
       config: { access: 'public', rateLimit: false },
       schema: { hide: true, params: PresenceParams, querystring: PresenceQuery },
+      // Counted before any body is read, as the API's own limits are: a refusal then closes a
+      // connection that still has a body coming (sendError), instead of reading it for nothing.
+      onRequest: (request, reply, done) => {
+        reply.header('Cache-Control', 'no-store');
+        const retryAfter = limiter.hit(clientKey(request.ip), ANY_TARGET);
+        if (retryAfter === 0) {
+          done();
+          return;
+        }
+        reply.header('Retry-After', retryAfter);
+        done(
+          new AppError(
+            'rate_limit_exceeded',
+            `More than ${limiter.limit} presence signals came from this address this minute ` +
+              '(a player sends 12); retry after the window resets.',
+          ),
+        );
+      },
     },
     async (request, reply) => {
       const client = clientKey(request.ip);
-      reply.header('Cache-Control', 'no-store');
-      const retryAfter = limiter.hit(client, ANY_TARGET);
-      if (retryAfter > 0) {
-        reply.header('Retry-After', retryAfter);
-        throw new AppError(
-          'rate_limit_exceeded',
-          `More than ${limiter.limit} presence signals came from this address this minute ` +
-            '(a player sends 12); retry after the window resets.',
-        );
-      }
       const identity = identities.identify({
         cookieHeader: request.headers.cookie,
         queryViewer: request.query.viewer,

@@ -8,6 +8,7 @@ import { DIALECTS } from '../helpers/databases.ts';
 import { startTestApp, type Account, type TestApp } from '../helpers/app.ts';
 import { TestClock } from '../helpers/clock.ts';
 import { seedVideos } from '../helpers/seed.ts';
+import { rawExchange } from '../helpers/server.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -150,6 +151,18 @@ for (const dialect of DIALECTS) {
       assert.ok(limited, 'a flood from one address is told to slow down');
       assert.equal(limited.body.error.code, 'rate_limit_exceeded');
       assert.ok(Number(limited.headers.get('retry-after')) >= 1);
+      assert.equal(limited.headers.get('cache-control'), 'no-store');
+      // Refused before any body is read: a body still coming closes the connection.
+      const withBody = await rawExchange(
+        server.port,
+        `POST /watch/${draft}/presence HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n` +
+          'Content-Length: 2000\r\n\r\n[',
+        { waitMs: 3000 },
+      );
+      const refusal = withBody.responses.at(0);
+      assert.equal(refusal?.status, 429);
+      assert.equal(refusal.headers.connection, 'close');
+      assert.ok(withBody.closed, 'the server closed the connection without waiting for the body');
     });
   });
 }
