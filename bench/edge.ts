@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { startEdge } from '../test/deploy/edge-nginx.ts';
+import { startEdge } from '../test/deploy/nginx.ts';
 import { probeLatency } from '../test/deploy/latency-probe.ts';
 import { checkPinning, cli, GENERATOR_CORE, pinned, SERVER_CORE } from './processes.ts';
 

@@ -1,7 +1,10 @@
 // `npm run bench -- --media`: the media origin against Debian's nginx serving the same files
-// from the same folder (issue 16). The service runs as production runs it (bench/run.ts passes
-// the `npm start` environment and flags), nginx with a minimal configuration written here, one
-// process; both pinned to the server core, the load generator on the other, taking turns.
+// from the same folder (issue 16). The origin as deployed is deploy/nginx.conf in front of the
+// service, sending media from the service's DATA_DIR (its limits, headers and fallbacks
+// included); the service alone (what answers in the embedded mode) is measured too. The
+// service runs as production runs it (bench/run.ts passes the `npm start` environment and
+// flags); each nginx is one process. All are pinned to the server core, the load generator on
+// the other, taking turns.
 //
 // Scenarios: a hot 2 s 720p segment (encoded here by ffmpeg, about 680 KB) and a live stream's
 // playlist (written by the project's own renderer: five minutes of 2 s segments, no ENDLIST),
@@ -13,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { renderPlaylist } from '../src/media/hls-playlist.ts';
+import { renderOriginConfig } from '../test/deploy/nginx.ts';
 import {
   checkPinning,
   GENERATOR_CORE,
@@ -29,6 +33,7 @@ const run = promisify(execFile);
 const SERVICE_PORT = 18_081;
 const NGINX_PORT = 18_091;
 const BARE_PORT = 18_092;
+const ORIGIN_PORT = 18_093;
 const CONNECTIONS = 50;
 const ROUNDS = 2;
 const STREAM_ID = 'str_benchmedia';
@@ -48,6 +53,9 @@ export interface MediaBenchOptions {
 interface MediaScenario {
   name: string;
   bytes: number;
+  /** deploy/nginx.conf in front of the service: the origin as deployed. */
+  origin: RunResult;
+  /** The service alone. */
   service: RunResult;
   /** Node's own ceiling: bench/bare-media-server.ts. */
   bare: RunResult;
@@ -111,6 +119,7 @@ export async function benchMedia(options: MediaBenchOptions): Promise<boolean> {
     nodeFlags: options.nodeFlags,
   });
   let nginx: ServerProcess | undefined;
+  let origin: ServerProcess | undefined;
   let bare: ServerProcess | undefined;
   try {
     bare = await startServer({
@@ -129,10 +138,16 @@ export async function benchMedia(options: MediaBenchOptions): Promise<boolean> {
       logFile: path.join(work, 'nginx.out'),
       readyPath: `/media/streams/${STREAM_ID}/index.m3u8`,
     });
+    origin = await startCommand({
+      command: ['nginx', '-p', work, '-c', writeOriginConfig(work, dataDir)],
+      port: ORIGIN_PORT,
+      logFile: path.join(work, 'origin-nginx.out'),
+      readyPath: `/media/streams/${STREAM_ID}/index.m3u8`,
+    });
     log(
       `Machine: ${os.availableParallelism()} cores, Node ${process.version}, load average ${loadAverage()}; ` +
         `servers on core ${SERVER_CORE}, load generator on core ${GENERATOR_CORE}; ${CONNECTIONS} connections, ` +
-        `${seconds} s per run after ${warmupSeconds} s of warm-up, service, bare Node and nginx take turns, ${ROUNDS} runs each`,
+        `${seconds} s per run after ${warmupSeconds} s of warm-up, the origin, the service, bare Node and nginx take turns, ${ROUNDS} runs each`,
     );
     const scenarios: MediaScenario[] = [];
     for (const [name, file, bytes] of [
@@ -140,10 +155,12 @@ export async function benchMedia(options: MediaBenchOptions): Promise<boolean> {
       ['live playlist', 'index.m3u8', playlistBytes],
     ] as const) {
       const urlPath = `/media/streams/${STREAM_ID}/${file}`;
+      const originRuns: RunResult[] = [];
       const serviceRuns: RunResult[] = [];
       const bareRuns: RunResult[] = [];
       const nginxRuns: RunResult[] = [];
       for (let round = 0; round < ROUNDS; round++) {
+        originRuns.push(await load(origin, urlPath, seconds, warmupSeconds));
         serviceRuns.push(await load(service, urlPath, seconds, warmupSeconds));
         bareRuns.push(await load(bare, urlPath, seconds, warmupSeconds));
         nginxRuns.push(await load(nginx, urlPath, seconds, warmupSeconds));
@@ -151,11 +168,13 @@ export async function benchMedia(options: MediaBenchOptions): Promise<boolean> {
       const scenario = {
         name,
         bytes,
+        origin: pooled(originRuns),
         service: pooled(serviceRuns),
         bare: pooled(bareRuns),
         nginx: pooled(nginxRuns),
       };
-      log(`  ${name}: service ${line(scenario.service, bytes)}`);
+      log(`  ${name}: origin  ${line(scenario.origin, bytes)}`);
+      log(`  ${' '.repeat(name.length)}  service ${line(scenario.service, bytes)}`);
       log(`  ${' '.repeat(name.length)}  node    ${line(scenario.bare, bytes)}`);
       log(`  ${' '.repeat(name.length)}  nginx   ${line(scenario.nginx, bytes)}`);
       scenarios.push(scenario);
@@ -168,8 +187,10 @@ export async function benchMedia(options: MediaBenchOptions): Promise<boolean> {
     log(targetsTable(checks));
     const problems = failuresOf(
       scenarios.flatMap((s) => [
-        { name: s.name, service: s.service, bare: s.nginx },
-        { name: `${s.name} (bare Node)`, service: s.bare },
+        { name: `${s.name}, the origin`, service: s.origin },
+        { name: `${s.name}, the service`, service: s.service },
+        { name: `${s.name}, bare Node`, service: s.bare },
+        { name: `${s.name}, nginx`, service: s.nginx },
       ]),
     );
     for (const problem of problems) log(`INVALID RUN: ${problem}`);
@@ -184,32 +205,31 @@ export async function benchMedia(options: MediaBenchOptions): Promise<boolean> {
     return problems.length === 0 && checks.every((check) => check.pass);
   } finally {
     await nginx?.stop();
+    await origin?.stop();
     await bare?.stop();
     await service.stop();
   }
 }
 
 /**
- * nginx as Debian ships it, reduced to what serving these files needs: one process (no
- * master, so its CPU time is the whole cost), sendfile, keep-alive as long as Node's, an
- * access log line per request like the service's, and its default ETag and Last-Modified.
+ * A main configuration for one of the bench's nginx processes, named `name` in `work`: one
+ * process (no master, so its CPU time is the whole cost), sendfile, keep-alive as long as
+ * Node's, an access log line per request like the service's; `http` holds the rest.
  */
-function writeNginxConfig(work: string, dataDir: string): string {
-  const file = path.join(work, 'nginx.conf');
-  const temp = path.join(work, 'nginx-temp');
+function writeNginxMain(work: string, name: string, http: string): string {
+  const file = path.join(work, `${name}.conf`);
+  const temp = path.join(work, `${name}-temp`);
   fs.mkdirSync(temp, { recursive: true });
   fs.writeFileSync(
     file,
     `daemon off;
 master_process off;
 worker_processes 1;
-pid ${path.join(work, 'nginx.pid')};
-error_log ${path.join(work, 'nginx-error.log')} warn;
+pid ${path.join(work, `${name}.pid`)};
+error_log ${path.join(work, `${name}-error.log`)} warn;
 events { worker_connections 1024; }
 http {
-  types { application/vnd.apple.mpegurl m3u8; video/mp2t ts; image/jpeg jpg; }
-  default_type application/octet-stream;
-  access_log ${path.join(work, 'nginx-access.log')};
+  access_log ${path.join(work, `${name}-access.log`)};
   client_body_temp_path ${temp}/body;
   proxy_temp_path ${temp}/proxy;
   fastcgi_temp_path ${temp}/fastcgi;
@@ -219,15 +239,46 @@ http {
   tcp_nopush on;
   keepalive_requests 1000000;
   keepalive_timeout 75s;
-  server {
-    listen 127.0.0.1:${NGINX_PORT};
-    root ${dataDir};
-    location /media/ { }
-  }
+${http}
 }
 `,
   );
   return file;
+}
+
+/** nginx as Debian ships it, reduced to what serving these files needs, and its default validators. */
+function writeNginxConfig(work: string, dataDir: string): string {
+  return writeNginxMain(
+    work,
+    'nginx',
+    `  types { application/vnd.apple.mpegurl m3u8; video/mp2t ts; image/jpeg jpg; }
+  default_type application/octet-stream;
+  server {
+    listen 127.0.0.1:${NGINX_PORT};
+    root ${dataDir};
+    location /media/ { }
+  }`,
+  );
+}
+
+/**
+ * deploy/nginx.conf as shipped, in front of the service and serving its DATA_DIR. One address
+ * plays every player, so the playlist limit is raised out of reach: still counted, never
+ * refusing. (Its burst too: nginx reads the clock once per turn of its event loop, and the 50
+ * connections' requests within one turn count as one burst.)
+ */
+function writeOriginConfig(work: string, dataDir: string): string {
+  const site = path.join(work, 'origin-site.conf');
+  fs.writeFileSync(
+    site,
+    renderOriginConfig({
+      listenPort: ORIGIN_PORT,
+      apiPort: SERVICE_PORT,
+      dataDir,
+      playlistLimit: { rate: '1000000r/s', burst: 1_000_000 },
+    }),
+  );
+  return writeNginxMain(work, 'origin-nginx', `  include /etc/nginx/mime.types;\n  include ${site};`);
 }
 
 /**
@@ -308,7 +359,7 @@ function pooled(runs: readonly RunResult[]): RunResult {
 
 function share(scenario: MediaScenario, minimum: number): TargetCheck {
   return atLeastShareOfBare(
-    { name: `${scenario.name} (vs nginx)`, service: scenario.service, bare: scenario.nginx },
+    { name: `${scenario.name}, the origin (vs nginx)`, service: scenario.origin, bare: scenario.nginx },
     minimum,
   );
 }
@@ -326,19 +377,20 @@ function line(result: RunResult, bytes: number): string {
 /** A Markdown table, ready for docs/benchmarks.md. */
 function mediaTable(scenarios: readonly MediaScenario[]): string {
   const rows = [
-    '| Scenario | service req/s | service MB/s | bare Node req/s | nginx req/s | nginx MB/s | service / nginx | bare Node / nginx | p99 ms service (nginx) | CPU µs/req service, bare Node, nginx |',
+    '| Scenario | origin req/s | origin / nginx | service req/s | service / nginx | bare Node / nginx | nginx req/s | nginx MB/s | p99 ms origin, service, nginx | CPU µs/req origin, service, bare Node, nginx |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   const percent = (a: RunResult, b: RunResult) =>
     `${((a.requestsPerSecond / b.requestsPerSecond) * 100).toFixed(0)}%`;
-  for (const { name, bytes, service, bare, nginx } of scenarios) {
+  for (const { name, bytes, origin, service, bare, nginx } of scenarios) {
+    const all = [origin, service, bare, nginx];
     rows.push(
-      `| ${name} (${bytes.toLocaleString('en')} bytes) | ${service.requestsPerSecond.toFixed(0)} | ` +
-        `${megabytesPerSecond(service, bytes).toFixed(0)} | ${bare.requestsPerSecond.toFixed(0)} | ` +
-        `${nginx.requestsPerSecond.toFixed(0)} | ${megabytesPerSecond(nginx, bytes).toFixed(0)} | ` +
-        `${percent(service, nginx)} | ${percent(bare, nginx)} | ` +
-        `${service.p99Ms.toFixed(2)} (${nginx.p99Ms.toFixed(2)}) | ` +
-        `${service.cpuUsPerRequest.toFixed(0)}, ${bare.cpuUsPerRequest.toFixed(0)}, ${nginx.cpuUsPerRequest.toFixed(0)} |`,
+      `| ${name} (${bytes.toLocaleString('en')} bytes) | ${origin.requestsPerSecond.toFixed(0)} | ` +
+        `${percent(origin, nginx)} | ${service.requestsPerSecond.toFixed(0)} | ${percent(service, nginx)} | ` +
+        `${percent(bare, nginx)} | ${nginx.requestsPerSecond.toFixed(0)} | ` +
+        `${megabytesPerSecond(nginx, bytes).toFixed(0)} | ` +
+        `${[origin, service, nginx].map((r) => r.p99Ms.toFixed(2)).join(', ')} | ` +
+        `${all.map((r) => r.cpuUsPerRequest.toFixed(0)).join(', ')} |`,
     );
   }
   return rows.join('\n');

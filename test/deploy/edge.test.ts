@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import { systemClock } from '../../src/shared/clock.ts';
 import { freePort, startTestApp, type TestApp } from '../helpers/app.ts';
 import { startPush, waitFor } from '../helpers/media-tools.ts';
-import { NGINX_BIN, startEdge, type Edge } from './edge-nginx.ts';
+import { NGINX_BIN, startEdge, type Nginx } from './nginx.ts';
 import { runViewers } from './hls-viewers.ts';
 import { probeLatency, SEGMENT } from './latency-probe.ts';
 import { startOriginSwitch } from './origin-switch.ts';
@@ -75,7 +75,7 @@ test(
     });
     // nginx's workers (nobody, when the tests run as root) must reach each edge's folder.
     fs.chmodSync(dir, 0o755);
-    const edges: Edge[] = [];
+    const edges: Nginx[] = [];
     for (let i = 0; i < EDGES; i += 1) {
       const edgeDir = path.join(dir, `edge-${i}`);
       fs.mkdirSync(edgeDir);
