@@ -4,6 +4,8 @@
 // A Map keeps insertion order, so re-inserting on use is enough to keep the order of use.
 export class LruCache<K, V> {
   private readonly entries = new Map<K, V>();
+  /** The last key set or moved to the end; the entries' last key unless deleted since. */
+  private newest: K | undefined;
   readonly capacity: number;
 
   constructor(capacity: number) {
@@ -21,8 +23,13 @@ export class LruCache<K, V> {
   get(key: K): V | undefined {
     const value = this.entries.get(key);
     if (value === undefined) return undefined;
-    this.entries.delete(key);
-    this.entries.set(key, value);
+    // Moving the newest entry to the end would change nothing, and a hot cache asks for the
+    // same key over and over (one compiled query's one shape): skip the delete and set.
+    if (key !== this.newest) {
+      this.entries.delete(key);
+      this.entries.set(key, value);
+      this.newest = key;
+    }
     return value;
   }
 
@@ -34,6 +41,7 @@ export class LruCache<K, V> {
   set(key: K, value: V): void {
     this.entries.delete(key);
     this.entries.set(key, value);
+    this.newest = key;
     if (this.entries.size > this.capacity) {
       const oldest = this.entries.keys().next();
       if (!oldest.done) this.entries.delete(oldest.value);
@@ -41,10 +49,12 @@ export class LruCache<K, V> {
   }
 
   delete(key: K): boolean {
+    if (key === this.newest) this.newest = undefined;
     return this.entries.delete(key);
   }
 
   clear(): void {
+    this.newest = undefined;
     this.entries.clear();
   }
 }

@@ -7,8 +7,12 @@ import { createHmac } from 'node:crypto';
 import { SqliteAdapter, sql, type Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Tables } from '../db/schema.ts';
+import { LruCache } from '../shared/lru.ts';
 import { SecretBox } from '../shared/secret-box.ts';
 import { deriveKey } from '../shared/secret-key.ts';
+
+/** Stream keys kept opened: about 100 bytes each. */
+const OPENED_KEYS = 10_000;
 
 /** The columns a stream key is stored as. */
 export interface StoredStreamKey {
@@ -19,6 +23,7 @@ export interface StoredStreamKey {
 export class StreamKeyVault {
   private readonly lookupKey: Buffer;
   private readonly box: SecretBox;
+  private readonly opened = new LruCache<string, { streamId: string; streamKey: string }>(OPENED_KEYS);
 
   constructor(masterSecret: Buffer) {
     this.lookupKey = deriveKey(masterSecret, 'stream-key-lookup');
@@ -37,9 +42,19 @@ export class StreamKeyVault {
     };
   }
 
-  /** Throws when the ciphertext was not sealed for this stream under this master secret. */
+  /**
+   * Throws when the ciphertext was not sealed for this stream under this master secret.
+   * A creator's every detail read opens their key, and an AES-GCM open costs about as much as
+   * the row's query: keys opened recently are kept, by their sealed copy (which a reset
+   * replaces, its IV random) and checked against the stream they were opened for. The process
+   * holds the master secret that opens them all anyway, so this keeps nothing new in memory.
+   */
   open(ciphertext: string, streamId: string): string {
-    return this.box.open(ciphertext, streamId);
+    const known = this.opened.get(ciphertext);
+    if (known !== undefined && known.streamId === streamId) return known.streamKey;
+    const streamKey = this.box.open(ciphertext, streamId);
+    this.opened.set(ciphertext, { streamId, streamKey });
+    return streamKey;
   }
 }
 

@@ -69,6 +69,10 @@ for (const dialect of DIALECTS) {
       assert.equal(await server.services.streams.findByStreamKey(wrong), undefined);
       assert.equal(await server.services.streams.findByStreamKey(''), undefined);
 
+      // Shown to its creator (and so opened, and kept opened by the vault) before the reset.
+      const before = await server.request('GET', `/v1/streams/${created.body.id}`, { key: account.writeKey });
+      assert.equal(before.body.ingest.stream_key, key);
+
       // A reset replaces both stored forms: the old key stops working, the new one works.
       const reset = await server.request('POST', `/v1/streams/${created.body.id}/reset-stream-key`, {
         key: account.writeKey,

@@ -42,3 +42,23 @@ test('a capacity that is not a positive integer is refused', () => {
   assert.throws(() => new LruCache(0), RangeError);
   assert.throws(() => new LruCache(1.5), RangeError);
 });
+
+test('asking for the newest entry again keeps the order of use right', () => {
+  const cache = new LruCache<string, number>(2);
+  cache.set('a', 1);
+  cache.set('b', 2);
+  assert.equal(cache.get('b'), 2); // already the newest
+  assert.equal(cache.get('b'), 2);
+  cache.set('c', 3); // evicts a, the coldest
+  assert.equal(cache.has('a'), false);
+  // The newest deleted, then asked for: absent; set again, it is the newest once more.
+  assert.equal(cache.delete('c'), true);
+  assert.equal(cache.get('c'), undefined);
+  cache.set('c', 30);
+  assert.equal(cache.get('b'), 2); // b is now the newest, c the coldest
+  cache.set('d', 4); // evicts c
+  assert.deepEqual(
+    ['b', 'c', 'd'].map((key) => cache.get(key)),
+    [2, undefined, 4],
+  );
+});
