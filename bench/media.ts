@@ -278,7 +278,7 @@ function writeOriginConfig(work: string, dataDir: string): string {
       playlistLimit: { rate: '1000000r/s', burst: 1_000_000 },
     }),
   );
-  return writeNginxMain(work, 'origin-nginx', `  include /etc/nginx/mime.types;\n  include ${site};`);
+  return writeNginxMain(work, 'origin-nginx', `  include ${site};`);
 }
 
 /**

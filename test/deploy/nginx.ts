@@ -14,8 +14,8 @@ export const NGINX_BIN = ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/loca
   (file) => fs.existsSync(file),
 );
 
-/** Replaces `from` (every occurrence of a string; the shipped file must still contain it). */
-function replaceOnce(text: string, from: string | RegExp, to: string): string {
+/** Replaces `from` (a string everywhere, a RegExp as it says), which the shipped file must contain. */
+function replaceShipped(text: string, from: string | RegExp, to: string): string {
   const count = typeof from === 'string' ? text.split(from).length - 1 : (text.match(from) ?? []).length;
   if (count === 0) throw new Error(`a shipped nginx file no longer contains ${String(from)}`);
   return typeof from === 'string' ? text.split(from).join(to) : text.replace(from, to);
@@ -28,9 +28,17 @@ export function renderEdgeConfig(options: {
   cacheDir: string;
 }): string {
   let text = fs.readFileSync(EDGE_CONFIG, 'utf8');
-  text = replaceOnce(text, /^ {4}server 127\.0\.0\.1:8080;$/m, `    server 127.0.0.1:${options.originPort};`);
-  text = replaceOnce(text, /^ {4}listen 80;$/m, `    listen 127.0.0.1:${options.listenPort} backlog=4096;`);
-  return replaceOnce(text, '/var/cache/nginx/tributary/', `${options.cacheDir}/`);
+  text = replaceShipped(
+    text,
+    /^ {4}server 127\.0\.0\.1:8080;$/m,
+    `    server 127.0.0.1:${options.originPort};`,
+  );
+  text = replaceShipped(
+    text,
+    /^ {4}listen 80;$/m,
+    `    listen 127.0.0.1:${options.listenPort} backlog=4096;`,
+  );
+  return replaceShipped(text, '/var/cache/nginx/tributary/', `${options.cacheDir}/`);
 }
 
 /**
@@ -47,33 +55,40 @@ export function renderOriginConfig(options: {
   let text = fs.readFileSync(ORIGIN_CONFIG, 'utf8');
   const limit = options.playlistLimit;
   if (limit !== undefined) {
-    text = replaceOnce(
+    text = replaceShipped(
       text,
       'zone=tributary_playlists:16m rate=2r/s;',
       `zone=tributary_playlists:16m rate=${limit.rate};`,
     );
-    text = replaceOnce(
+    text = replaceShipped(
       text,
       'zone=tributary_playlists burst=60 nodelay;',
       `zone=tributary_playlists burst=${limit.burst} nodelay;`,
     );
   }
-  text = replaceOnce(
+  text = replaceShipped(
     text,
     /^ {4}server 127\.0\.0\.1:8081 (.*);\n {4}server 127\.0\.0\.1:8082 .*;$/m,
     `    server 127.0.0.1:${options.apiPort} $1;`,
   );
-  text = replaceOnce(text, /^ {4}listen 80;$/m, `    listen 127.0.0.1:${options.listenPort} backlog=4096;`);
-  text = replaceOnce(text, '    # set_real_ip_from 10.0.0.0/8;', '    set_real_ip_from 127.0.0.1;');
-  return replaceOnce(text, 'root /var/lib/tributary;', `root ${options.dataDir};`);
+  text = replaceShipped(
+    text,
+    /^ {4}listen 80;$/m,
+    `    listen 127.0.0.1:${options.listenPort} backlog=4096;`,
+  );
+  text = replaceShipped(text, '    # set_real_ip_from 10.0.0.0/8;', '    set_real_ip_from 127.0.0.1;');
+  return replaceShipped(text, 'root /var/lib/tributary;', `root ${options.dataDir};`);
 }
 
 /**
- * A self-contained nginx.conf around a site file: nothing outside `dir`. `asCaller`: the
- * workers run as this process's user (as the origin's run as the service's user), not nobody.
+ * A self-contained nginx.conf around a site file: nothing outside `dir`. An edge's workers run
+ * as nobody (when started as root) and buffer their log, as under a crowd of viewers; an
+ * origin's run as this process's user, as the origin's run as the service's, and write each
+ * line as they answer.
  */
-function mainConfig(dir: string, workers: number, site: string, asCaller: boolean): string {
-  const user = asCaller && process.getuid?.() === 0 ? 'user root;\n' : '';
+function mainConfig(dir: string, workers: number, role: Role): string {
+  const user = role === 'origin' && process.getuid?.() === 0 ? 'user root;\n' : '';
+  const buffering = role === 'edge' ? ' buffer=64k flush=200ms' : '';
   return `${user}daemon off;
 worker_processes ${workers};
 pid ${dir}/nginx.pid;
@@ -83,16 +98,18 @@ worker_rlimit_nofile 20000;
 http {
   include /etc/nginx/mime.types;
   log_format edge '$request_method $uri $status $upstream_cache_status $upstream_addr';
-  access_log ${dir}/access.log edge buffer=64k flush=200ms;
+  access_log ${dir}/access.log edge${buffering};
   client_body_temp_path ${dir}/client_body;
   proxy_temp_path ${dir}/proxy;
   fastcgi_temp_path ${dir}/fastcgi;
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
-  include ${dir}/${site};
+  include ${dir}/${role}.conf;
 }
 `;
 }
+
+type Role = 'edge' | 'origin';
 
 export interface Nginx {
   url: string;
@@ -124,39 +141,35 @@ export async function startEdge(options: {
     originPort: options.originPort,
     cacheDir: path.join(dir, 'cache'),
   });
-  return startNginx({ ...options, site, siteFile: 'edge.conf', asCaller: false });
+  return startNginx({ ...options, site, role: 'edge' });
 }
 
 /**
  * deploy/nginx.conf as the media origin in front of one API process whose DATA_DIR is
- * `dataDir`; its workers run as this process's user, as the origin's run as the service's.
+ * `dataDir`, one worker.
  */
 export async function startOrigin(options: {
   dir: string;
   listenPort: number;
   apiPort: number;
   dataDir: string;
-  workers?: number;
-  wrap?: (command: string[]) => string[];
 }): Promise<Nginx> {
-  const site = renderOriginConfig(options);
-  return startNginx({ ...options, site, siteFile: 'origin.conf', asCaller: true });
+  return startNginx({ ...options, site: renderOriginConfig(options), role: 'origin' });
 }
 
 async function startNginx(options: {
   dir: string;
   listenPort: number;
   site: string;
-  siteFile: string;
-  asCaller: boolean;
+  role: Role;
   workers?: number;
   wrap?: ((command: string[]) => string[]) | undefined;
 }): Promise<Nginx> {
   if (NGINX_BIN === undefined) throw new Error('nginx is not installed (apt-get install nginx)');
   const { dir } = options;
-  fs.writeFileSync(path.join(dir, options.siteFile), options.site);
+  fs.writeFileSync(path.join(dir, `${options.role}.conf`), options.site);
   const config = path.join(dir, 'nginx.conf');
-  fs.writeFileSync(config, mainConfig(dir, options.workers ?? 1, options.siteFile, options.asCaller));
+  fs.writeFileSync(config, mainConfig(dir, options.workers ?? 1, options.role));
   await run(NGINX_BIN, ['-t', '-q', '-p', dir, '-c', config]);
   const command = (options.wrap ?? ((c) => c))([NGINX_BIN, '-p', dir, '-c', config]);
   const out = fs.openSync(path.join(dir, 'nginx.out'), 'w');

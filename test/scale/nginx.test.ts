@@ -16,20 +16,17 @@ import {
   startApiProcesses,
 } from './processes.ts';
 import { waitFor } from '../helpers/wait.ts';
+import { NGINX_BIN, ORIGIN_CONFIG } from '../deploy/nginx.ts';
 import { freePort, REDIS_URL } from './redis.ts';
 
 const run = promisify(execFile);
-const DEPLOY_CONFIG = path.resolve(import.meta.dirname, '../../deploy/nginx.conf');
-const NGINX = ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/local/nginx/sbin/nginx'].find((file) =>
-  fs.existsSync(file),
-);
 
-if (process.env.CI === 'true' && NGINX === undefined) {
+if (process.env.CI === 'true' && NGINX_BIN === undefined) {
   throw new Error('CI must install nginx (Debian package "nginx") to test deploy/nginx.conf');
 }
 
 const SKIP =
-  NGINX === undefined
+  NGINX_BIN === undefined
     ? 'nginx is not installed (apt-get install nginx)'
     : POSTGRES_ADMIN_URL
       ? false
@@ -42,7 +39,7 @@ const PER_IP_LIMIT = 5;
 
 /** deploy/nginx.conf with its listen address and upstream servers pointed at this test's ports. */
 function renderSiteConfig(listenPort: number, apiPorts: number[]): string {
-  const original = fs.readFileSync(DEPLOY_CONFIG, 'utf8');
+  const original = fs.readFileSync(ORIGIN_CONFIG, 'utf8');
   const servers = [...original.matchAll(/^ {4}server 127\.0\.0\.1:\d+ (.*);$/gm)];
   assert.equal(servers.length, 2, 'deploy/nginx.conf lists two upstream servers');
   let rendered = original;
@@ -135,7 +132,7 @@ describe('deploy/nginx.conf in front of two API processes', { skip: SKIP, timeou
     const dir = database.dataDir;
     fs.writeFileSync(path.join(dir, 'tributary.conf'), renderSiteConfig(listenPort, apiPorts));
     fs.writeFileSync(path.join(dir, 'nginx.conf'), mainConfig(dir));
-    const nginxBin = NGINX ?? 'nginx';
+    const nginxBin = NGINX_BIN ?? 'nginx';
     // The configuration must pass nginx's own check before it runs.
     await run(nginxBin, ['-t', '-q', '-p', dir, '-c', path.join(dir, 'nginx.conf')]);
     nginx = startService(null, {
