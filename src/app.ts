@@ -32,6 +32,8 @@ import { newId } from './shared/ids.ts';
 import { streamRoutes } from './streams/stream.routes.ts';
 import { ingestSettingsRoutes } from './channels/ingest-settings.routes.ts';
 import { videoRoutes } from './videos/video.routes.ts';
+import { uploadRoutes } from './uploads/upload.routes.ts';
+import { tusRoutes } from './uploads/tus.routes.ts';
 import { secretRotationRoutes } from './webhooks/secret-rotation.routes.ts';
 import { webhookRoutes } from './webhooks/webhook.routes.ts';
 import { webhookManagementRoutes } from './webhooks/webhook-management.routes.ts';
@@ -39,6 +41,16 @@ import { deliveryLogRoutes } from './webhooks/delivery-log.routes.ts';
 import { webPlugin } from './web/web.plugin.ts';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The handler streams a large body to disk itself (tus uploads): no request-timeout
+     * deadline on the body; the idle timeout still closes a connection that stops sending.
+     */
+    streamedBody?: boolean;
+  }
+}
 
 export interface AppOptions {
   services: Services;
@@ -69,12 +81,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // requests every connectionsCheckingInterval, 30 s unless told, so it is shortened to
     // enforce the limit within a second), a connection with no traffic is closed after
     // connectionTimeout, and an idle kept-alive one after keepAliveTimeout.
-    requestTimeout: limits.requestTimeoutMs,
+    // Node's own timer covers the headers only; the body's deadline is the bodyDeadline hook
+    // below, which routes that stream a large body to disk (tus uploads) do without: for them
+    // the idle timeout is the bound, as a 2 GiB upload may take an hour on a slow line.
+    requestTimeout: 0,
     connectionTimeout: limits.idleTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     http: {
-      // Given to Node too, which refuses a headersTimeout above its own requestTimeout.
-      requestTimeout: limits.requestTimeoutMs,
+      requestTimeout: 0,
       headersTimeout: limits.requestTimeoutMs,
       connectionsCheckingInterval: Math.min(1000, Math.max(50, Math.floor(limits.requestTimeoutMs / 4))),
       // Checked in the onRequest hook below, so the refusal is in the error envelope.
@@ -143,10 +157,34 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
     done(null, payload);
   };
+  // A body must arrive within the request timeout of its route being found; whatever has not
+  // is answered 408 in the envelope and the connection closed (as Node does for headers).
+  const bodyDeadline: preParsingHookHandler = (request, reply, payload, done) => {
+    const raw = request.raw;
+    if (!raw.complete) {
+      const timer = setTimeout(() => {
+        if (!raw.complete) {
+          const timeout = Object.assign(new Error('request timeout'), {
+            code: 'ERR_HTTP_REQUEST_TIMEOUT',
+            bytesParsed: 0,
+            rawPacket: { type: 'Buffer', data: [] },
+          });
+          clientErrorHandler.call(app, timeout, raw.socket);
+        }
+      }, limits.requestTimeoutMs);
+      const clear = () => {
+        clearTimeout(timer);
+      };
+      raw.once('end', clear);
+      raw.once('close', clear);
+    }
+    done(null, payload);
+  };
   app.addHook('onRoute', (route) => {
     if ([route.method].flat().every((method) => BODYLESS_METHODS.has(method))) return;
-    // First, as it ran when it was installed for every route.
-    route.preParsing = [continueIfExpected, ...[route.preParsing ?? []].flat()];
+    const deadline = route.config?.streamedBody === true ? [] : [bodyDeadline];
+    // First, as they ran when they were installed for every route.
+    route.preParsing = [continueIfExpected, ...deadline, ...[route.preParsing ?? []].flat()];
   });
   // One line per request, after the response: method, path, status and time, never headers.
   // It goes to the root logger with the request id as a field, which is the line a child
@@ -208,6 +246,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         cursors: services.cursors,
         urls: services.urls,
       });
+      await v1.register(uploadRoutes, { uploads: services.uploads, cursors: services.cursors });
       await v1.register(webhookRoutes, { webhooks: services.webhooks });
       await v1.register(secretRotationRoutes, { webhooks: services.webhooks });
       await v1.register(webhookManagementRoutes, { management: services.webhookManagement });
@@ -218,6 +257,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     { prefix: '/v1' },
   );
+  // Uploads' bytes (tus), outside /v1: the URL is the credential, not an API key.
+  await app.register(tusRoutes({ uploads: services.uploads, clock: services.clock, logger: options.logger }));
   // The web app's pages and the assets of every page (the watch pages' too).
   await app.register(webPlugin(services));
   for (const plugin of options.plugins ?? []) await app.register(plugin);

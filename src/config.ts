@@ -33,6 +33,7 @@ export interface Config {
   webhooks: WebhookConfig;
   ingest: IngestConfig;
   media: MediaConfig;
+  uploads: UploadConfig;
   /** SIGNUPS: whether anyone may create an account on the sign-up page (else only the CLI). */
   signups: 'open' | 'closed';
 }
@@ -44,6 +45,21 @@ export interface MediaConfig {
   playlistFetchesPerMinute: number;
   /** VIEWERS_PER_ADDRESS: live viewers one client address adds to a stream (src/viewers/). */
   viewersPerAddress: number;
+}
+
+export interface UploadConfig {
+  /** UPLOAD_MAX_BYTES: the largest file one upload may declare. */
+  maxBytes: number;
+  /** UPLOAD_QUOTA_BYTES: what one account's uploads may hold, unless the operator set its own. */
+  quotaBytes: number;
+  /** UPLOADS_IN_FLIGHT: uploads one account may have waiting for or receiving bytes at once. */
+  maxInFlight: number;
+  /** UPLOAD_EXPIRY_HOURS: how long an upload URL accepts bytes; unfinished bytes are then removed. */
+  expiryMs: number;
+  /** MEDIA_JOB_LEASE_SECONDS: how long a media job's claim holds without renewal. */
+  jobLeaseMs: number;
+  /** MEDIA_JOB_ATTEMPTS: tries at processing one upload before it is errored. */
+  jobAttempts: number;
 }
 
 /** What one HTTP client may make the server hold (slow clients, connection floods). */
@@ -180,6 +196,8 @@ export class EnvReader {
   }
 }
 
+const GIB = 1024 * 1024 * 1024;
+
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 export function parseDuration(text: string): number | undefined {
@@ -291,6 +309,15 @@ export function loadConfig(env: Env = process.env): Config {
     viewersPerAddress: read.integer('VIEWERS_PER_ADDRESS', 3, 1, 1_000_000),
   };
 
+  const uploads: UploadConfig = {
+    maxBytes: read.integer('UPLOAD_MAX_BYTES', 10 * GIB, 1, 1024 * GIB),
+    quotaBytes: read.integer('UPLOAD_QUOTA_BYTES', 100 * GIB, 1, 1_048_576 * GIB),
+    maxInFlight: read.integer('UPLOADS_IN_FLIGHT', 10, 1, 10_000),
+    expiryMs: read.integer('UPLOAD_EXPIRY_HOURS', 24, 1, 24 * 30) * 3_600_000,
+    jobLeaseMs: read.integer('MEDIA_JOB_LEASE_SECONDS', 60, 1, 3600) * 1000,
+    jobAttempts: read.integer('MEDIA_JOB_ATTEMPTS', 3, 1, 100),
+  };
+
   const signups = read.oneOf('SIGNUPS', ['open', 'closed'] as const, 'open');
 
   if (read.problems.length > 0) throw new ConfigError(read.problems);
@@ -311,6 +338,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhooks,
     ingest,
     media,
+    uploads,
     signups,
   };
 }

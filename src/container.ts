@@ -6,8 +6,10 @@ import type { ScryptCost } from './accounts/password.ts';
 import { ChannelKeyService } from './channels/channel-key.service.ts';
 import {
   DEFAULT_WEBHOOK_HISTORY_DAYS,
+  loadConfig,
   type Config,
   type IngestConfig,
+  type UploadConfig,
   type WebhookConfig,
 } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
@@ -25,6 +27,9 @@ import { SecretBox } from './shared/secret-box.ts';
 import { WebhookService } from './webhooks/webhook.service.ts';
 import { WebhookManagementService } from './webhooks/webhook-management.service.ts';
 import { WebSessionService } from './web/session/session.service.ts';
+import { UploadFiles } from './uploads/upload-files.ts';
+import { UploadService } from './uploads/upload.service.ts';
+import { UploadUrls } from './uploads/upload-url.ts';
 
 export interface Services {
   database: DatabaseHandle;
@@ -49,7 +54,12 @@ export interface Services {
   logins: LoginService;
   /** Web app sessions and their CSRF tokens. */
   webSessions: WebSessionService;
+  /** Uploads: their limits, tus resources and progress (bytes under DATA_DIR/uploads). */
+  uploads: UploadService;
 }
+
+/** The upload limits when the configuration gives none (tests, the SDK's type generation). */
+export const UPLOAD_DEFAULTS: UploadConfig = loadConfig({}).uploads;
 
 export function createServices(
   config: Pick<Config, 'publicUrl'> &
@@ -59,6 +69,9 @@ export function createServices(
       ingest: Pick<IngestConfig, 'rtmpPort'> &
         Partial<Pick<IngestConfig, 'bitrateLimitKbps' | 'reconnectWindowSeconds'>>;
       webhooks?: Pick<WebhookConfig, 'allowPrivateTargets'> & Partial<Pick<WebhookConfig, 'historyDays'>>;
+      /** DATA_DIR (uploads' bytes live in DATA_DIR/uploads); ./data unless given. */
+      dataDir?: string;
+      uploads?: Partial<UploadConfig>;
     },
   database: DatabaseHandle,
   secretKey: Buffer,
@@ -68,6 +81,7 @@ export function createServices(
   const urls = new PublicUrls(config.publicUrl, config.ingest.rtmpPort);
   const webhookSecrets = new SecretBox(deriveKey(secretKey, 'webhook-secrets'));
   const streamKeys = new StreamKeyVault(secretKey);
+  const uploadLimits = { ...UPLOAD_DEFAULTS, ...config.uploads };
   return {
     database,
     clock,
@@ -107,5 +121,12 @@ export function createServices(
     webSessions: new WebSessionService(db, clock, deriveKey(secretKey, 'web-csrf'), {
       publicUrl: config.publicUrl,
     }),
+    uploads: new UploadService(
+      db,
+      clock,
+      new UploadFiles(config.dataDir ?? './data', uploadLimits.expiryMs),
+      new UploadUrls(deriveKey(secretKey, 'upload-urls'), config.publicUrl),
+      uploadLimits,
+    ),
   };
 }

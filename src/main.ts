@@ -31,8 +31,9 @@ const COMMANDS: Record<string, Command> = {
 };
 
 const SERVE_USAGE = [
-  'tributary serve [--no-worker] [--no-ingest]',
-  '  Starts the API with the RTMP ingest (unless --no-ingest) and the webhook delivery worker (unless --no-worker).',
+  'tributary serve [--no-worker] [--no-ingest] [--no-media-jobs]',
+  '  Starts the API with the RTMP ingest (unless --no-ingest), the webhook delivery worker (unless --no-worker)',
+  '  and the media jobs that turn uploads into videos (unless --no-media-jobs).',
 ].join('\n');
 
 function overview(): string {
@@ -59,7 +60,11 @@ async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'serve') {
     const { values } = parse(
       argv.slice(1),
-      { 'no-worker': { type: 'boolean' }, 'no-ingest': { type: 'boolean' } },
+      {
+        'no-worker': { type: 'boolean' },
+        'no-ingest': { type: 'boolean' },
+        'no-media-jobs': { type: 'boolean' },
+      },
       SERVE_USAGE,
     );
     if (values.help === true) {
@@ -68,7 +73,11 @@ async function main(argv: string[]): Promise<number> {
     }
     // Loaded only here: the HTTP stack is not needed by the other commands.
     const { serve } = await import('./server.ts');
-    await serve(config, { worker: values['no-worker'] !== true, ingest: values['no-ingest'] !== true });
+    await serve(config, {
+      worker: values['no-worker'] !== true,
+      ingest: values['no-ingest'] !== true,
+      mediaJobs: values['no-media-jobs'] !== true,
+    });
     return -1; // keeps running until a signal
   }
 

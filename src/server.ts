@@ -14,10 +14,14 @@ import { createLiveViewers } from './viewers/live-viewers-factory.ts';
 import { viewersPlugin } from './viewers/viewers.plugin.ts';
 import type { DeliveryWorker } from './webhooks/delivery/worker.ts';
 import { startDeliveryWorker } from './webhooks/delivery/worker-runner.ts';
+import { detectFfmpeg } from './media/ffmpeg.ts';
+import { startUploadWorker, type UploadWorker } from './uploads/upload-worker.ts';
 
 export interface ServeOptions {
   worker: boolean;
   ingest: boolean;
+  /** Runs media jobs (uploads becoming videos); needs ffmpeg. */
+  mediaJobs?: boolean;
 }
 
 export async function serve(config: Config, options: ServeOptions): Promise<void> {
@@ -64,18 +68,34 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
   const baseUrl = `http://localhost:${port}/v1`;
   let ingest: IngestHandle;
   let worker: DeliveryWorker | undefined;
+  let mediaJobs: UploadWorker | undefined;
+  let mediaJobsOff: string | undefined = 'started with --no-media-jobs';
   try {
     ingest = options.ingest
       ? await startIngest({ config, services: runtime.services, logger, viewers })
       : { enabled: false, reason: 'started with --no-ingest', close: async () => undefined };
     worker = options.worker ? await startDeliveryWorker(runtime, logger) : undefined;
+    if (options.mediaJobs !== false) {
+      const ffmpeg = await detectFfmpeg(config.ingest.ffmpegPath);
+      mediaJobsOff = ffmpeg.available ? undefined : ffmpeg.reason;
+      if (ffmpeg.available) {
+        mediaJobs = startUploadWorker({
+          services: runtime.services,
+          dataDir: config.dataDir,
+          ffmpegPath: config.ingest.ffmpegPath,
+          transcode: config.ingest.transcode,
+          logger,
+          leaseMs: config.uploads.jobLeaseMs,
+        });
+      }
+    }
   } catch (error) {
     // Nothing half-started is left listening: the process ends with the error.
     await app.close();
     await Promise.all([runtime.close(), rateLimits.store.close(), viewers.close()]);
     throw error;
   }
-  installShutdown(app, runtime, logger, worker, ingest, async () => {
+  installShutdown(app, runtime, logger, worker, ingest, mediaJobs, async () => {
     await Promise.all([rateLimits.store.close(), viewers.close()]);
   });
   // Every module the server needs is loaded now: write the compile cache (bin/tributary.js) at
@@ -93,6 +113,8 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
       ? `RTMP ingest at rtmp://${new URL(config.publicUrl).hostname}:${ingest.rtmpPort}/live (publish with a stream's ingest.stream_key)\n`
       : `Live ingest and media are OFF: ${ingest.reason}\n`,
   );
+  if (mediaJobsOff !== undefined)
+    tellOperator(`Uploads are accepted but not processed here: ${mediaJobsOff}\n`);
   if (demo) {
     // PUBLIC_URL unless it was left to its default, which names the configured port (0 in tests).
     const site =
@@ -159,6 +181,7 @@ function installShutdown(
   logger: FastifyInstance['log'],
   worker: DeliveryWorker | undefined,
   ingest: IngestHandle,
+  mediaJobs: UploadWorker | undefined,
   closeRateLimits: () => Promise<void>,
 ): void {
   let closing = false;
@@ -172,7 +195,8 @@ function installShutdown(
     }, 20_000);
     force.unref();
     // The worker finishes its attempts in flight and records them, leaving nothing claimed.
-    Promise.all([app.close(), worker?.stop(), ingest.close()])
+    // A media job in progress is handed back to the queue, to run again at the next start.
+    Promise.all([app.close(), worker?.stop(), ingest.close(), mediaJobs?.stop()])
       .then(() => Promise.all([runtime.close(), closeRateLimits()]))
       .then(() => {
         logger.info('stopped');

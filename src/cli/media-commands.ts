@@ -2,7 +2,13 @@
 // publishes it (source_stream_id null), with a progress bar when run on a terminal.
 import { detectFfmpeg, ffprobePathFor } from '../media/ffmpeg.ts';
 import { MediaPaths } from '../media/media-paths.ts';
-import { ImportError, importableFile, importVideo } from '../media/video-import.ts';
+import { ImportError, importableFile, inspectMedia } from '../media/video-import.ts';
+import { JobRunner } from '../jobs/job-runner.ts';
+import { findJob } from '../jobs/job.repository.ts';
+import { createLogger } from '../logger.ts';
+import { uploadProcessingHandler } from '../uploads/upload-processing.ts';
+import { UPLOAD_JOB, type UploadService } from '../uploads/upload.service.ts';
+import type { UploadRow } from '../uploads/upload.table.ts';
 import { parse, requireString, UsageError } from './args.ts';
 import type { Command } from './operator-commands.ts';
 
@@ -45,41 +51,75 @@ export const videosImport: Command = {
     const ffmpeg = await detectFfmpeg(ffmpegPath);
     if (!ffmpeg.available) throw new UsageError(`Cannot import: ${ffmpeg.reason}.`);
 
-    const progress = new ProgressBar(process.stderr);
+    // What the job would find wrong with the file is said now, before anything is made.
     try {
-      const { video } = await importVideo(
-        {
-          videos: runtime.services.videos,
-          paths: new MediaPaths(runtime.config.dataDir),
-          ffmpegPath,
-          ffprobePath: ffprobePathFor(ffmpegPath),
-          transcode: runtime.config.ingest.transcode,
-          onWaiting: (busy) => {
-            progress.waiting(busy);
-          },
-        },
-        {
-          file,
-          creatorId,
-          title,
-          category: values.category,
-          privacy: values.private === true ? 'private' : 'public',
-          description: values.description,
-          tags: values.tag,
-        },
-        (fraction) => {
-          progress.update(fraction);
-        },
-      );
-      progress.done();
-      out(video.id);
+      await inspectMedia(ffprobePathFor(ffmpegPath), await importableFile(file), file);
     } catch (error) {
-      progress.done();
       if (error instanceof ImportError) throw new UsageError(`Cannot import: ${error.message}`);
       throw error;
     }
+    const progress = new ProgressBar(process.stderr);
+    const services = runtime.services;
+    const upload = await services.uploads.importLocalFile(
+      {
+        creatorId,
+        title,
+        category: values.category,
+        privacy: values.private === true ? 'private' : 'public',
+        description: values.description,
+        tags: values.tag,
+      },
+      await importableFile(file),
+    );
+    // The same job a server's runner would take: run here unless a server took it first.
+    const runner = new JobRunner({
+      db: services.database.db,
+      clock: services.clock,
+      logger: createLogger('silent'),
+      handlers: [
+        uploadProcessingHandler({
+          uploads: services.uploads,
+          onProgress: (fraction) => {
+            progress.update(fraction);
+          },
+          media: {
+            videos: services.videos,
+            paths: new MediaPaths(runtime.config.dataDir),
+            ffmpegPath,
+            ffprobePath: ffprobePathFor(ffmpegPath),
+            transcode: runtime.config.ingest.transcode,
+            onWaiting: (busy) => {
+              progress.waiting(busy);
+            },
+          },
+        }),
+      ],
+      // One attempt here: a failure is the operator's to read now, not to retry later.
+      retryDelaysMs: [],
+    });
+    const job = await findJob(services.database.db, UPLOAD_JOB, upload.id);
+    if (job) await runner.runOnce(job.id);
+    const finished = await waitForOutcome(services.uploads, upload.id);
+    progress.done();
+    if (finished.status === 'ready' && finished.video_id !== null) {
+      out(finished.video_id);
+      return;
+    }
+    throw new UsageError(
+      `Cannot import: ${finished.error_message ?? `the upload ended ${finished.status}.`}`,
+    );
   },
 };
+
+/** Waits for the upload to leave processing (a server's runner may be the one working on it). */
+async function waitForOutcome(uploads: UploadService, id: string): Promise<UploadRow> {
+  for (;;) {
+    const row = await uploads.find(id);
+    if (!row) throw new Error(`upload ${id} vanished`);
+    if (row.status !== 'processing') return row;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
 
 /** A one-line bar redrawn in place; silent when stderr is not a terminal (scripts, CI). */
 class ProgressBar {

@@ -18,9 +18,11 @@ import type {
   UserLoginColumns,
 } from '../accounts/login.table.ts';
 import type { WebSessionTable } from '../web/session/session.table.ts';
+import type { StorageQuotaColumns, UploadTable } from '../uploads/upload.table.ts';
+import type { MediaJobTable } from '../jobs/job.table.ts';
 
 export interface Tables {
-  users: UserTable & UserLoginColumns;
+  users: UserTable & UserLoginColumns & StorageQuotaColumns;
   api_keys: ApiKeyTable & ApiKeyUsageColumns;
   streams: StreamTable;
   videos: VideoTable;
@@ -37,4 +39,6 @@ export interface Tables {
   web_sessions: WebSessionTable;
   sign_in_failures: SignInFailureTable;
   sign_in_links: SignInLinkTable;
+  uploads: UploadTable;
+  media_jobs: MediaJobTable;
 }

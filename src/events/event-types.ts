@@ -6,6 +6,10 @@ export const EVENT_TYPES = [
   'video.published',
   'subscription.created',
   'subscription.cancelled',
+  'upload.processing',
+  'upload.ready',
+  'upload.errored',
+  'upload.cancelled',
   'ping',
 ] as const;
 

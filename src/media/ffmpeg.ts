@@ -32,6 +32,8 @@ export interface RunOptions {
   timeoutMs?: number;
   /** Called with each line ffmpeg writes to stdout (for -progress pipe:1). */
   onStdoutLine?: (line: string) => void;
+  /** Stops the tool (SIGKILL) when aborted: a media job whose runner is stopping. */
+  signal?: AbortSignal | undefined;
 }
 
 export interface RunResult {
@@ -55,6 +57,9 @@ export function runTool(command: string, args: string[], options: RunOptions = {
         : setTimeout(() => {
             child.kill('SIGKILL');
           }, options.timeoutMs);
+    const stop = () => child.kill('SIGKILL');
+    if (options.signal?.aborted) stop();
+    options.signal?.addEventListener('abort', stop, { once: true });
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       if (stdout.length < 1_000_000) stdout += chunk;
       if (!options.onStdoutLine) return;
@@ -71,6 +76,7 @@ export function runTool(command: string, args: string[], options: RunOptions = {
     });
     child.once('close', (code, signal) => {
       clearTimeout(timer);
+      options.signal?.removeEventListener('abort', stop);
       if (code === 0) resolve({ stdout, stderr });
       else {
         const why = signal ? `was stopped (${signal})` : `exited with code ${String(code)}`;

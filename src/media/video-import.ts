@@ -45,7 +45,23 @@ export interface ImportDeps extends VideoMediaDeps {
   onWaiting?: (busyCores: number) => void;
 }
 
-export class ImportError extends Error {}
+/** Why a file cannot become a video, with a code a creator's client can act on. */
+export type ImportErrorCode = 'file_unreadable' | 'invalid_media' | 'no_video_track';
+
+export class ImportError extends Error {
+  readonly code: ImportErrorCode;
+  constructor(message: string, code: ImportErrorCode = 'file_unreadable') {
+    super(message);
+    this.name = 'ImportError';
+    this.code = code;
+  }
+}
+
+/** What ffprobe found, and whether it can be packaged as it is (H.264 with AAC or MP3). */
+export interface InspectedMedia {
+  facts: MediaFacts;
+  copied: boolean;
+}
 
 const PLAYABLE_AUDIO = new Set(['aac', 'mp3']);
 
@@ -75,39 +91,58 @@ export async function importableFile(file: string): Promise<string> {
   return absolute;
 }
 
-/** `onProgress` hears the fraction packaged so far (0 to 1). */
-export async function importVideo(
-  deps: ImportDeps,
-  input: ImportInput,
-  onProgress: (fraction: number) => void = () => undefined,
-): Promise<{ video: VideoRow; copied: boolean }> {
-  const file = await importableFile(input.file);
+/**
+ * Probes a file: a file ffprobe cannot read (text renamed .mp4, a truncated file), one with no
+ * video track or no duration is an ImportError with its code. `name` is how messages call it.
+ */
+export async function inspectMedia(ffprobePath: string, file: string, name: string): Promise<InspectedMedia> {
   let facts: MediaFacts;
   try {
-    facts = await probeMedia(deps.ffprobePath, file);
+    facts = await probeMedia(ffprobePath, file);
   } catch {
-    throw new ImportError(`${input.file} is not a media file ffmpeg can read.`);
+    throw new ImportError(
+      `${name} is not a video file we can read: it may be damaged, incomplete, or not a video at all. Upload an MP4, MOV, MKV or WebM file.`,
+      'invalid_media',
+    );
   }
-  if (facts.videoCodec === undefined) throw new ImportError(`${input.file} has no video track.`);
+  if (facts.videoCodec === undefined) {
+    throw new ImportError(
+      `${name} has no video track (an audio file or a picture?). Upload a video file.`,
+      'no_video_track',
+    );
+  }
+  if (!(facts.durationSeconds > 0)) {
+    throw new ImportError(
+      `${name} has no playable length: it may be a single picture or a damaged video.`,
+      'invalid_media',
+    );
+  }
   const copied =
     facts.videoCodec === 'h264' && (facts.audioCodec === undefined || PLAYABLE_AUDIO.has(facts.audioCodec));
+  return { facts, copied };
+}
 
-  const draft = await deps.videos.createDraft({
-    creatorId: input.creatorId,
-    title: input.title,
-    description: input.description,
-    category: input.category,
-    privacy: input.privacy,
-    tags: input.tags,
-    sourceStreamId: null,
-  });
+/**
+ * Packages an inspected file into `draft`'s media (stream copy, or encoded, with the ladder
+ * when TRANSCODE=auto) and publishes the draft. `onProgress` hears the fraction done (0 to 1);
+ * `signal` stops ffmpeg.
+ */
+export async function packageVideo(
+  deps: ImportDeps,
+  file: string,
+  { facts, copied }: InspectedMedia,
+  draft: VideoRow,
+  onProgress: (fraction: number) => void = () => undefined,
+  signal?: AbortSignal,
+): Promise<VideoRow> {
   const plan =
     deps.transcode?.mode === 'auto' && facts.width !== undefined && facts.height !== undefined
       ? planLadder({ width: facts.width, height: facts.height }, deps.transcode.rungs)
       : undefined;
-  const video = await publishVideoMedia(deps, draft, async (stagingDir) => {
+  return publishVideoMedia(deps, draft, async (stagingDir) => {
     const totalUs = Number.isFinite(facts.durationSeconds) ? facts.durationSeconds * 1e6 : 0;
     const progress = {
+      signal,
       onStdoutLine: (line: string) => {
         const match = /^out_time_us=(\d+)$/.exec(line.trim());
         if (match && totalUs > 0) onProgress(Math.min(1, Number(match[1]) / totalUs));
@@ -120,7 +155,19 @@ export async function importVideo(
     }
     onProgress(1);
   });
-  return { video, copied };
+}
+
+/** Inspects, drafts and packages a file in one go (the ABR bench's import beside live streams). */
+export async function importVideo(
+  deps: ImportDeps,
+  input: ImportInput,
+  onProgress: (fraction: number) => void = () => undefined,
+): Promise<{ video: VideoRow; copied: boolean }> {
+  const file = await importableFile(input.file);
+  const inspected = await inspectMedia(deps.ffprobePath, file, input.file);
+  const draft = await deps.videos.createDraft({ ...input, sourceStreamId: null });
+  const video = await packageVideo(deps, file, inspected, draft, onProgress);
+  return { video, copied: inspected.copied };
 }
 
 async function importLadder(
@@ -131,7 +178,7 @@ async function importLadder(
   ladder: LadderPlan,
   copied: boolean,
   facts: MediaFacts,
-  progress: { onStdoutLine: (line: string) => void },
+  progress: { onStdoutLine: (line: string) => void; signal?: AbortSignal | undefined },
 ): Promise<void> {
   // A source HLS cannot carry as it is becomes an encoded rendition at its own size.
   const plan: LadderPlan = {

@@ -38,7 +38,8 @@ export function deriveKey(
     | 'stream-key-secrets'
     | 'idempotency-responses'
     | 'viewer-cookies'
-    | 'web-csrf',
+    | 'web-csrf'
+    | 'upload-urls',
 ): Buffer {
   return Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), `tributary:${purpose}`, 32));
 }

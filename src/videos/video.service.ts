@@ -84,16 +84,25 @@ export class VideoService {
   // with video.published only once its playlist and thumbnail are in place, so the event's
   // playback_url works the moment a webhook receiver reads it.
 
-  /** Creates the draft with the same rules as publish; its duration is set on publishing. */
-  async createDraft(input: Omit<PublishVideoInput, 'durationSeconds' | 'chapters'>): Promise<VideoRow> {
+  /**
+   * Creates the draft with the same rules as publish; its duration is set on publishing.
+   * `alongside` runs in the draft's transaction (an upload records which draft is its video).
+   */
+  async createDraft(
+    input: Omit<PublishVideoInput, 'durationSeconds'>,
+    alongside?: (trx: Db, draft: VideoRow) => Promise<void>,
+  ): Promise<VideoRow> {
     const details = checkDetails(input);
-    return this.db.transaction().execute((trx) =>
-      this.insert(trx, this.clock.now(), input, details, {
+    const chapters = checkChapters(input.chapters ?? [], Number.MAX_SAFE_INTEGER);
+    return this.db.transaction().execute(async (trx) => {
+      const row = await this.insert(trx, this.clock.now(), input, details, {
         durationSeconds: 0,
-        chapters: [],
+        chapters,
         publishedAt: null,
-      }),
-    );
+      });
+      await alongside?.(trx, row);
+      return row;
+    });
   }
 
   /** Makes a draft public with its measured duration and emits video.published with it. */
@@ -111,6 +120,11 @@ export class VideoService {
   /** Videos made from a stream's recording, drafts included (restart recovery finishes those). */
   async fromStream(streamId: string): Promise<VideoRow[]> {
     return repo.findVideosFromStream(this.db, streamId);
+  }
+
+  /** A video whatever its state, drafts included (an upload's processing resumes from it). */
+  async findAny(id: string): Promise<VideoRow | undefined> {
+    return repo.findVideo(this.db, id);
   }
 
   /** Drops a draft whose media could not be made. Published videos are never touched. */
@@ -165,7 +179,7 @@ export class VideoService {
   }
 }
 
-function checkDetails(input: { title: string; category?: string | undefined }): {
+export function checkDetails(input: { title: string; category?: string | undefined }): {
   title: string;
   category: string;
 } {

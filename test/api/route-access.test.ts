@@ -171,6 +171,12 @@ const PUBLIC_ROUTES = [
   '/assets/:name',
 ];
 
+/**
+ * Routes whose URL is itself the credential: a tus upload's signed URL (src/uploads/). They
+ * take no key, change only the upload they name, and refuse every URL they did not sign.
+ */
+const CAPABILITY_ROUTES = ['/uploads/:token'];
+
 /** `%76` or `%6D`/`%6d`: a character as a percent-escape, its hex letters in the case asked for. */
 function escape(char: string, upper: boolean): string {
   const hex = char.charCodeAt(0).toString(16).padStart(2, '0');
@@ -238,6 +244,13 @@ describe('route access', () => {
         continue;
       }
       assert.ok(access === 'public' || access === 'read' || access === 'write', `${name} declares access`);
+      if (CAPABILITY_ROUTES.includes(path)) {
+        assert.equal(access, 'public', name);
+        const unsigned = await raw(running.port, method, path.replace(':token', 'upl_1.forged'));
+        // OPTIONS is the CORS preflight: it says which methods exist, and touches nothing.
+        assert.equal(unsigned.status, method === 'OPTIONS' ? 204 : 404, name);
+        continue;
+      }
       if (isMutating(method)) assert.equal(access, 'write', `${name} changes something`);
       assert.equal(
         access === 'public',
@@ -276,8 +289,15 @@ describe('route access', () => {
       events: ['*'],
     });
     assert.equal(webhook.status, 201);
-    const ids: Record<string, string> = { streams: stream.body.id, webhooks: webhook.body.id };
+    const upload = await call(running, 'POST', '/v1/uploads', writeKey, { size: 1000, title: 'Mine' });
+    assert.equal(upload.status, 201);
+    const ids: Record<string, string> = {
+      streams: stream.body.id,
+      webhooks: webhook.body.id,
+      uploads: upload.body.id,
+    };
     const bodies: Record<string, unknown> = {
+      'POST /v1/uploads': { size: 1000, title: 'Not yours to upload' },
       'POST /v1/streams': { title: 'Not yours to create' },
       'POST /v1/webhooks': { url: 'https://hooks.example/two', events: ['*'] },
       'PATCH /v1/webhooks/:id': { events: ['ping'] },
@@ -291,11 +311,13 @@ describe('route access', () => {
     assert.deepEqual(
       writeRoutes.map((r) => `${r.method} ${r.path}`).sort(),
       [
+        'DELETE /v1/uploads/:id',
         'DELETE /v1/webhooks/:id',
         'PATCH /v1/webhooks/:id',
         'POST /v1/ingest/reset-key',
         'POST /v1/streams',
         'POST /v1/streams/:id/reset-stream-key',
+        'POST /v1/uploads',
         'POST /v1/webhooks',
         'POST /v1/webhooks/:id/deliveries/:event_id/resend',
         'POST /v1/webhooks/:id/enable',
@@ -335,7 +357,12 @@ describe('route access', () => {
     }
     assert.deepEqual(problems, []);
 
-    // Nothing was created, reset or deleted.
+    // Nothing was created, reset, cancelled or deleted.
+    const uploads = await call(running, 'GET', '/v1/uploads', writeKey);
+    assert.deepEqual(
+      uploads.body.data.map((u: { id: string; status: string }) => [u.id, u.status]),
+      [[upload.body.id, 'waiting']],
+    );
     const streams = await call(running, 'GET', '/v1/streams', writeKey);
     assert.deepEqual(
       streams.body.data.map((s: { id: string }) => s.id),

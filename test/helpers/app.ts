@@ -14,6 +14,7 @@ import { buildApp } from '../../src/app.ts';
 import type { ScryptCost } from '../../src/accounts/password.ts';
 import type { HttpLimitsConfig, IngestConfig, WebhookConfig } from '../../src/config.ts';
 import { createServices, type Services } from '../../src/container.ts';
+import type { UploadConfig } from '../../src/config.ts';
 import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
 import type { Dialect } from '../../src/db/dialect.ts';
 import { MemoryRateLimitStore, type RateLimitStore } from '../../src/http/rate-limit-store.ts';
@@ -60,6 +61,8 @@ export interface MediaOptions {
 
 export interface TestAppOptions {
   dialect: Dialect;
+  /** Upload limits (src/config.ts's UploadConfig); the defaults for any not given. */
+  uploads?: Partial<UploadConfig>;
   /** The services' clock: a TestClock the test moves by hand unless given. */
   clock?: Clock;
   rateLimitPerKey?: number;
@@ -347,6 +350,8 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
       webhooks: config,
       signups: options.signups ?? 'open',
       passwordCost: options.passwordCost ?? TEST_PASSWORD_COST,
+      dataDir: database.dataDir,
+      ...(options.uploads ? { uploads: options.uploads } : {}),
     },
     handle,
     secretKey,

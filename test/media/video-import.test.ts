@@ -125,7 +125,7 @@ for (const dialect of DIALECTS) {
       );
       await assert.rejects(
         runImport(runtime, [text, '--creator', account.userId, '--title', 'T']),
-        (error) => error instanceof UsageError && /not a media file/.test(error.message),
+        (error) => error instanceof UsageError && /not a video file we can read/.test(error.message),
       );
       await assert.rejects(
         runImport(runtime, [file, '--creator', 'usr_nobody', '--title', 'T']),

@@ -85,6 +85,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    '/v1/uploads': {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the account's uploads, newest first */
+        get: operations['listUploads'];
+        put?: never;
+        /** Start an upload: declare the file and the video, get a tus URL to send the bytes to */
+        post: operations['createUpload'];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    '/v1/uploads/{id}': {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve an upload: its status, progress and, once ready, its video */
+        get: operations['getUpload'];
+        put?: never;
+        post?: never;
+        /** Cancel an upload that is still waiting for or receiving bytes; its bytes are removed */
+        delete: operations['cancelUpload'];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     '/v1/videos': {
         parameters: {
             query?: never;
@@ -1447,6 +1483,720 @@ export interface operations {
             };
         };
     };
+    listUploads: {
+        parameters: {
+            query?: {
+                /** @description The previous page's `pagination.next_cursor`. */
+                cursor?: string;
+                /** @description Page size. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        data: {
+                            bytes_received: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC with milliseconds.
+                             */
+                            created_at: string;
+                            creator_id: string;
+                            /** UploadError */
+                            error: {
+                                /** @description Why: `invalid_media` (not a video we can read), `no_video_track`, `processing_failed`, `upload_expired`. */
+                                code: string;
+                                message: string;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC with milliseconds.
+                             */
+                            expires_at: string;
+                            /** @description Prefix `upl_`. */
+                            id: string;
+                            /** @description Percent of the current stage: bytes received while waiting or uploading, processing while processing; 100 when ready. */
+                            progress: number;
+                            /** @description Bytes the file has, as declared at creation. */
+                            size: number;
+                            /**
+                             * @description `waiting` (no bytes yet) -> `uploading` -> `processing` (all bytes in) -> `ready` (the video is published), or `errored` / `cancelled`.
+                             * @enum {string}
+                             */
+                            status: 'waiting' | 'uploading' | 'processing' | 'ready' | 'errored' | 'cancelled';
+                            /** @description The video's title. */
+                            title: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC with milliseconds.
+                             */
+                            updated_at: string;
+                            /**
+                             * Format: uri
+                             * @description The tus 1.0 upload resource for exactly this file: HEAD it for the offset, PATCH bytes to it. It is the credential for this upload alone (no API key needed). Null once the upload no longer accepts bytes.
+                             */
+                            upload_url: string | null;
+                            /** @description The video made from the upload; null until it exists. */
+                            video_id: string | null;
+                        }[];
+                        pagination: {
+                            has_more: boolean;
+                            /** @description Pass as `cursor` to get the next page. */
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createUpload: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: a repeat with the same key and the same body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing. 1 to 255 printable ASCII characters, unique per request (a UUID, say); scoped to the account. */
+                'idempotency-key'?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                'application/json': {
+                    /**
+                     * @description Defaults to `talk`.
+                     * @enum {string}
+                     */
+                    category?: 'gaming' | 'music' | 'coding' | 'talk' | 'art' | 'just-chatting' | 'sports' | 'education' | 'science-and-technology' | 'travel' | 'food' | 'fitness';
+                    chapters?: {
+                        start_seconds: number;
+                        title: string;
+                    }[];
+                    description?: string;
+                    /**
+                     * @default public
+                     * @enum {string}
+                     */
+                    privacy?: 'public' | 'private';
+                    /** @description The file's size in bytes; at most UPLOAD_MAX_BYTES. */
+                    size: number;
+                    tags?: string[];
+                    /** @description 1 to 120 characters (Unicode code points) after surrounding whitespace is trimmed. */
+                    title: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        bytes_received: number;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        created_at: string;
+                        creator_id: string;
+                        /** UploadError */
+                        error: {
+                            /** @description Why: `invalid_media` (not a video we can read), `no_video_track`, `processing_failed`, `upload_expired`. */
+                            code: string;
+                            message: string;
+                        } | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        expires_at: string;
+                        /** @description Prefix `upl_`. */
+                        id: string;
+                        /** @description Percent of the current stage: bytes received while waiting or uploading, processing while processing; 100 when ready. */
+                        progress: number;
+                        /** @description Bytes the file has, as declared at creation. */
+                        size: number;
+                        /**
+                         * @description `waiting` (no bytes yet) -> `uploading` -> `processing` (all bytes in) -> `ready` (the video is published), or `errored` / `cancelled`.
+                         * @enum {string}
+                         */
+                        status: 'waiting' | 'uploading' | 'processing' | 'ready' | 'errored' | 'cancelled';
+                        /** @description The video's title. */
+                        title: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        updated_at: string;
+                        /**
+                         * Format: uri
+                         * @description The tus 1.0 upload resource for exactly this file: HEAD it for the offset, PATCH bytes to it. It is the credential for this upload alone (no API key needed). Null once the upload no longer accepts bytes.
+                         */
+                        upload_url: string | null;
+                        /** @description The video made from the upload; null until it exists. */
+                        video_id: string | null;
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description idempotency_key_reused: the key was used for a different request; idempotency_key_in_use: the first request with the key is still running (retry later). Other 409s are the route's own. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        bytes_received: number;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        created_at: string;
+                        creator_id: string;
+                        /** UploadError */
+                        error: {
+                            /** @description Why: `invalid_media` (not a video we can read), `no_video_track`, `processing_failed`, `upload_expired`. */
+                            code: string;
+                            message: string;
+                        } | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        expires_at: string;
+                        /** @description Prefix `upl_`. */
+                        id: string;
+                        /** @description Percent of the current stage: bytes received while waiting or uploading, processing while processing; 100 when ready. */
+                        progress: number;
+                        /** @description Bytes the file has, as declared at creation. */
+                        size: number;
+                        /**
+                         * @description `waiting` (no bytes yet) -> `uploading` -> `processing` (all bytes in) -> `ready` (the video is published), or `errored` / `cancelled`.
+                         * @enum {string}
+                         */
+                        status: 'waiting' | 'uploading' | 'processing' | 'ready' | 'errored' | 'cancelled';
+                        /** @description The video's title. */
+                        title: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        updated_at: string;
+                        /**
+                         * Format: uri
+                         * @description The tus 1.0 upload resource for exactly this file: HEAD it for the offset, PATCH bytes to it. It is the credential for this upload alone (no API key needed). Null once the upload no longer accepts bytes.
+                         */
+                        upload_url: string | null;
+                        /** @description The video made from the upload; null until it exists. */
+                        video_id: string | null;
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    cancelUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        bytes_received: number;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        created_at: string;
+                        creator_id: string;
+                        /** UploadError */
+                        error: {
+                            /** @description Why: `invalid_media` (not a video we can read), `no_video_track`, `processing_failed`, `upload_expired`. */
+                            code: string;
+                            message: string;
+                        } | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        expires_at: string;
+                        /** @description Prefix `upl_`. */
+                        id: string;
+                        /** @description Percent of the current stage: bytes received while waiting or uploading, processing while processing; 100 when ready. */
+                        progress: number;
+                        /** @description Bytes the file has, as declared at creation. */
+                        size: number;
+                        /**
+                         * @description `waiting` (no bytes yet) -> `uploading` -> `processing` (all bytes in) -> `ready` (the video is published), or `errored` / `cancelled`.
+                         * @enum {string}
+                         */
+                        status: 'waiting' | 'uploading' | 'processing' | 'ready' | 'errored' | 'cancelled';
+                        /** @description The video's title. */
+                        title: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        updated_at: string;
+                        /**
+                         * Format: uri
+                         * @description The tus 1.0 upload resource for exactly this file: HEAD it for the offset, PATCH bytes to it. It is the credential for this upload alone (no API key needed). Null once the upload no longer accepts bytes.
+                         */
+                        upload_url: string | null;
+                        /** @description The video made from the upload; null until it exists. */
+                        video_id: string | null;
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
     listVideos: {
         parameters: {
             query?: {
@@ -1852,7 +2602,7 @@ export interface operations {
         requestBody: {
             content: {
                 'application/json': {
-                    /** @description Event types (stream.started, stream.ended, video.published, subscription.created, subscription.cancelled, ping), or the single item `*` for all current and future ones. */
+                    /** @description Event types (stream.started, stream.ended, video.published, subscription.created, subscription.cancelled, upload.processing, upload.ready, upload.errored, upload.cancelled, ping), or the single item `*` for all current and future ones. */
                     events: string[];
                     /** @description An absolute https:// URL. */
                     url: string;
@@ -2502,7 +3252,7 @@ export interface operations {
             query?: {
                 /** @description The previous page's `pagination.next_cursor`. */
                 cursor?: string;
-                event_type?: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'ping';
+                event_type?: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'upload.processing' | 'upload.ready' | 'upload.errored' | 'upload.cancelled' | 'ping';
                 /** @description Page size. */
                 limit?: number;
                 status?: 'pending' | 'sending' | 'succeeded' | 'failed';
@@ -2534,7 +3284,7 @@ export interface operations {
                             /** @description The event, prefix `evt_`; the same on every attempt. */
                             event_id: string;
                             /** @enum {string} */
-                            event_type: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'ping';
+                            event_type: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'upload.processing' | 'upload.ready' | 'upload.errored' | 'upload.cancelled' | 'ping';
                             /**
                              * Format: date-time
                              * @description ISO 8601 timestamp in UTC with milliseconds.
@@ -2728,7 +3478,7 @@ export interface operations {
                         /** @description The event, prefix `evt_`; the same on every attempt. */
                         event_id: string;
                         /** @enum {string} */
-                        event_type: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'ping';
+                        event_type: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'upload.processing' | 'upload.ready' | 'upload.errored' | 'upload.cancelled' | 'ping';
                         /**
                          * Format: date-time
                          * @description ISO 8601 timestamp in UTC with milliseconds.
@@ -2881,7 +3631,7 @@ export interface operations {
                         /** @description The event, prefix `evt_`; the same on every attempt. */
                         event_id: string;
                         /** @enum {string} */
-                        event_type: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'ping';
+                        event_type: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'upload.processing' | 'upload.ready' | 'upload.errored' | 'upload.cancelled' | 'ping';
                         /**
                          * Format: date-time
                          * @description ISO 8601 timestamp in UTC with milliseconds.

@@ -1,8 +1,16 @@
 /** Each operation's method and path template, as the service routes it. */
 export declare const operationRoutes: {
+    readonly cancelUpload: {
+        readonly method: "DELETE";
+        readonly path: "/v1/uploads/{id}";
+    };
     readonly createStream: {
         readonly method: "POST";
         readonly path: "/v1/streams";
+    };
+    readonly createUpload: {
+        readonly method: "POST";
+        readonly path: "/v1/uploads";
     };
     readonly createWebhook: {
         readonly method: "POST";
@@ -24,6 +32,10 @@ export declare const operationRoutes: {
         readonly method: "GET";
         readonly path: "/v1/streams/{id}";
     };
+    readonly getUpload: {
+        readonly method: "GET";
+        readonly path: "/v1/uploads/{id}";
+    };
     readonly getVideo: {
         readonly method: "GET";
         readonly path: "/v1/videos/{id}";
@@ -43,6 +55,10 @@ export declare const operationRoutes: {
     readonly listStreams: {
         readonly method: "GET";
         readonly path: "/v1/streams";
+    };
+    readonly listUploads: {
+        readonly method: "GET";
+        readonly path: "/v1/uploads";
     };
     readonly listVideos: {
         readonly method: "GET";

@@ -2,17 +2,21 @@
 
 /** Each operation's method and path template, as the service routes it. */
 export const operationRoutes = {
+  cancelUpload: { method: 'DELETE', path: '/v1/uploads/{id}' },
   createStream: { method: 'POST', path: '/v1/streams' },
+  createUpload: { method: 'POST', path: '/v1/uploads' },
   createWebhook: { method: 'POST', path: '/v1/webhooks' },
   deleteWebhook: { method: 'DELETE', path: '/v1/webhooks/{id}' },
   enableWebhook: { method: 'POST', path: '/v1/webhooks/{id}/enable' },
   getIngestSettings: { method: 'GET', path: '/v1/ingest' },
   getStream: { method: 'GET', path: '/v1/streams/{id}' },
+  getUpload: { method: 'GET', path: '/v1/uploads/{id}' },
   getVideo: { method: 'GET', path: '/v1/videos/{id}' },
   getWebhook: { method: 'GET', path: '/v1/webhooks/{id}' },
   getWebhookDelivery: { method: 'GET', path: '/v1/webhooks/{id}/deliveries/{event_id}' },
   getWebhookRecovery: { method: 'GET', path: '/v1/webhooks/{id}/recoveries/{recovery_id}' },
   listStreams: { method: 'GET', path: '/v1/streams' },
+  listUploads: { method: 'GET', path: '/v1/uploads' },
   listVideos: { method: 'GET', path: '/v1/videos' },
   listWebhookDeliveries: { method: 'GET', path: '/v1/webhooks/{id}/deliveries' },
   listWebhooks: { method: 'GET', path: '/v1/webhooks' },

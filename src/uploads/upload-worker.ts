@@ -1,0 +1,73 @@
+// The media work `serve` runs beside the API (or any process started for it): the job runner
+// with the upload processor, and a sweeper that errors uploads whose URL expired before their
+// bytes arrived and removes those bytes.
+import type { Logger } from 'pino';
+import type { TranscodeConfig } from '../transcode/ladder.ts';
+import type { Services } from '../container.ts';
+import { JobRunner } from '../jobs/job-runner.ts';
+import { ffprobePathFor } from '../media/ffmpeg.ts';
+import { MediaPaths } from '../media/media-paths.ts';
+import { uploadProcessingHandler } from './upload-processing.ts';
+
+export interface UploadWorkerOptions {
+  services: Pick<Services, 'uploads' | 'videos' | 'database' | 'clock'>;
+  dataDir: string;
+  ffmpegPath: string;
+  transcode?: TranscodeConfig | undefined;
+  logger: Logger;
+  leaseMs?: number | undefined;
+  pollMs?: number | undefined;
+  retryDelaysMs?: number[] | undefined;
+  /** How often expired uploads are swept (a minute unless told). */
+  sweepMs?: number | undefined;
+}
+
+export interface UploadWorker {
+  runner: JobRunner;
+  stop(): Promise<void>;
+}
+
+export function startUploadWorker(options: UploadWorkerOptions): UploadWorker {
+  const { services, logger } = options;
+  const runner = new JobRunner({
+    db: services.database.db,
+    clock: services.clock,
+    logger,
+    handlers: [
+      uploadProcessingHandler({
+        uploads: services.uploads,
+        logger,
+        media: {
+          videos: services.videos,
+          paths: new MediaPaths(options.dataDir),
+          ffmpegPath: options.ffmpegPath,
+          ffprobePath: ffprobePathFor(options.ffmpegPath),
+          transcode: options.transcode,
+          logger,
+        },
+      }),
+    ],
+    leaseMs: options.leaseMs,
+    pollMs: options.pollMs,
+    retryDelaysMs: options.retryDelaysMs,
+  });
+  services.uploads.onJobQueued = () => {
+    runner.wake();
+  };
+  runner.start();
+  const sweep = () => {
+    services.uploads.expireStale().catch((error: unknown) => {
+      logger.error({ err: error }, 'sweeping expired uploads failed');
+    });
+  };
+  sweep();
+  const sweeper = setInterval(sweep, options.sweepMs ?? 60_000);
+  return {
+    runner,
+    async stop() {
+      clearInterval(sweeper);
+      services.uploads.onJobQueued = () => undefined;
+      await runner.stop();
+    },
+  };
+}
