@@ -90,13 +90,19 @@ export function tusRoutes(options: TusRoutesOptions): (app: FastifyInstance) => 
       schema: { hide: true },
       handler: async (request, reply) => {
         // A URL this service did not sign is refused before tus reads a header of it.
+        let token: { id: string } | undefined;
         if (request.method !== 'OPTIONS') {
           void reply.headers(tusHeaders(request));
-          await admit(request.url, request.method);
+          token = await admit(request.url, request.method);
         }
         reply.hijack();
         reply.raw.setHeader('X-Request-Id', request.id);
         const response = await tus.handleWeb(new NodeRequest({ req: request.raw, res: reply.raw }));
+        const offset = response.headers.get('upload-offset');
+        // Progress is also reported while bytes arrive (POST_RECEIVE); this is the PATCH's last word.
+        if (request.method === 'PATCH' && response.status === 204 && offset !== null && token !== undefined) {
+          await uploads.received(token.id, Number(offset));
+        }
         await sendNodeResponse(reply.raw, await asEnvelope(response));
       },
     });
