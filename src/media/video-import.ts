@@ -99,7 +99,9 @@ export async function inspectMedia(ffprobePath: string, file: string, name: stri
   let facts: MediaFacts;
   try {
     facts = await probeMedia(ffprobePath, file);
-  } catch {
+  } catch (error) {
+    // ffprobe missing or not runnable is the machine's fault, not the file's: retried.
+    if ((error as NodeJS.ErrnoException).code !== undefined) throw error;
     throw new ImportError(
       `${name} is not a video file we can read: it may be damaged, incomplete, or not a video at all. Upload an MP4, MOV, MKV or WebM file.`,
       'invalid_media',

@@ -5,7 +5,7 @@
 import type { TestContext } from 'node:test';
 import type { Dialect } from '../../src/db/dialect.ts';
 import { systemClock, type Clock } from '../../src/shared/clock.ts';
-import { startTestApp, type MediaOptions, type TestApp } from './app.ts';
+import { startTestApp, type TestAppOptions, type MediaOptions, type TestApp } from './app.ts';
 
 export { freePort, type OutboxEvent } from './app.ts';
 export type MediaTestServer = TestApp;
@@ -17,12 +17,15 @@ export interface MediaServerOptions extends MediaOptions {
   deliverWebhooks?: boolean;
   /** The services' clock (the system clock unless given). */
   clock?: Clock;
+  /** Upload limits and job attempts (src/config.ts's UploadConfig). */
+  uploads?: TestAppOptions['uploads'];
 }
 
 export function startMediaServer(t: TestContext, options: MediaServerOptions): Promise<MediaTestServer> {
-  const { dialect, rateLimitPerIp, deliverWebhooks, clock, ...media } = options;
+  const { dialect, rateLimitPerIp, deliverWebhooks, clock, uploads, ...media } = options;
   return startTestApp(t, {
     dialect,
+    ...(uploads ? { uploads } : {}),
     clock: clock ?? systemClock,
     rateLimitPerIp: rateLimitPerIp ?? 1000,
     logger: 'capture',
