@@ -18,6 +18,8 @@
 //   npm run bench -- --ingest          live ingest (bench/ingest.ts), the ABR ladder's efficiency,
 //                                      capacity and priority (bench/ingest-abr.ts), and the latency
 //                                      of both modes (bench/latency.ts); needs ffmpeg and Chromium
+//   npm run bench -- --uploads         a 2 GiB tus upload to the service and to bare node:http,
+//                                      taking turns: MB/s and the service's peak RSS
 //   npm run bench -- --latency         glass-to-glass latency of both latency modes only
 //                                      (2 minutes each, 20 s with --quick)
 //   npm run bench -- --scale           scale-out only: 1 and 2 API processes and workers on
@@ -60,6 +62,7 @@ import { measureLatency } from './latency.ts';
 import { benchMedia } from './media.ts';
 import { benchPages } from './pages.ts';
 import { benchScale } from './scale.ts';
+import { benchUploads } from './uploads.ts';
 import { seedDatabase } from './seed.ts';
 
 // The environment and Node flags of `npm start` (package.json), read rather than copied so the
@@ -94,6 +97,7 @@ const { values: flags } = parseArgs({
     pages: { type: 'boolean', default: false },
     edge: { type: 'boolean', default: false },
     scale: { type: 'boolean', default: false },
+    uploads: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     // A comma-separated subset of the API scenarios, for quick iterations.
     only: { type: 'string' },
@@ -461,6 +465,14 @@ if (flags.scale) {
   if (abr.efficiency.ratio < abr.efficiency.target || !abr.importBesideLive.liveKeptUp) passed = false;
   log('\nLatency (bench/latency.ts):');
   if (!(await benchLatency())) passed = false;
+} else if (flags.uploads) {
+  passed = await benchUploads({
+    quick: flags.quick,
+    workDir: WORK_DIR,
+    productionEnv: PRODUCTION_ENV,
+    nodeFlags: PRODUCTION_NODE_FLAGS,
+    log,
+  });
 } else if (flags.latency) {
   passed = await benchLatency();
 } else {
