@@ -3,6 +3,7 @@
 import { parse, UsageError } from './cli/args.ts';
 import * as ops from './cli/operator-commands.ts';
 import { videosImport } from './cli/media-commands.ts';
+import { usersSetQuota } from './cli/upload-commands.ts';
 import { ingestResetKey, ingestShow } from './cli/ingest-commands.ts';
 import * as webhookOps from './cli/webhook-commands.ts';
 import type { Command } from './cli/operator-commands.ts';
@@ -13,6 +14,7 @@ import { AppError } from './shared/errors.ts';
 const COMMANDS: Record<string, Command> = {
   'users create': ops.usersCreate,
   'users set-password': ops.usersSetPassword,
+  'users set-quota': usersSetQuota,
   'keys create': ops.keysCreate,
   'keys list': ops.keysList,
   'keys revoke': ops.keysRevoke,

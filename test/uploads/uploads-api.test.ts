@@ -6,6 +6,9 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { UsageError } from '../../src/cli/args.ts';
+import { usersSetQuota } from '../../src/cli/upload-commands.ts';
+import { loadConfig } from '../../src/config.ts';
 import { DIALECTS } from '../helpers/databases.ts';
 import { TestClock } from '../helpers/clock.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
@@ -222,8 +225,24 @@ for (const dialect of DIALECTS) {
       const overQuota = await create(3001);
       assertEnvelope(overQuota, 409, 'storage_quota_exceeded', 'over the quota');
       assert.match(overQuota.body.error.message, /quota/);
-      // The operator raises this account's quota.
-      await server.services.uploads.setQuota(account.userId, 20_000);
+      // The operator raises this account's quota (`tributary users set-quota`).
+      const said: string[] = [];
+      const runtime = {
+        config: loadConfig({}),
+        secretKey: server.secretKey,
+        services: server.services,
+        close: async () => undefined,
+      };
+      await usersSetQuota.run(runtime, [account.userId, '20000'], (line) => said.push(line));
+      assert.deepEqual(said, [`${account.userId} uses 4.9 KiB of 19.5 KiB`]);
+      await assert.rejects(
+        usersSetQuota.run(runtime, [account.userId, 'lots'], () => undefined),
+        UsageError,
+      );
+      await assert.rejects(
+        usersSetQuota.run(runtime, ['usr_nobody', '5'], () => undefined),
+        /No user/,
+      );
       assert.equal((await create(3001)).status, 201);
       assert.equal((await create(100)).status, 201);
       const fourth = await create(100);
