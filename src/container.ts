@@ -14,6 +14,7 @@ import type { DatabaseHandle } from './db/database.ts';
 import { CursorCodec } from './http/pagination.ts';
 import { IdempotencyService } from './idempotency/idempotency.service.ts';
 import { IngestHealthBoard } from './ingest/health/health-board.ts';
+import { MediaPaths } from './media/media-paths.ts';
 import type { Clock } from './shared/clock.ts';
 import { PublicUrls } from './shared/public-urls.ts';
 import { deriveKey } from './shared/secret-key.ts';
@@ -52,7 +53,8 @@ export interface Services {
 }
 
 export function createServices(
-  config: Pick<Config, 'publicUrl'> &
+  // dataDir: deleting a stream or a video removes its media from DATA_DIR/media too.
+  config: Pick<Config, 'publicUrl' | 'dataDir'> &
     Partial<Pick<Config, 'signups'>> & {
       /** scrypt's cost for new password hashes (src/accounts/password.ts's default unless given). */
       passwordCost?: ScryptCost;
@@ -68,15 +70,16 @@ export function createServices(
   const urls = new PublicUrls(config.publicUrl, config.ingest.rtmpPort);
   const webhookSecrets = new SecretBox(deriveKey(secretKey, 'webhook-secrets'));
   const streamKeys = new StreamKeyVault(secretKey);
+  const media = new MediaPaths(config.dataDir);
   return {
     database,
     clock,
     urls,
     cursors: new CursorCodec(deriveKey(secretKey, 'cursors')),
     accounts: new AccountService(db, clock),
-    streams: new StreamService(db, clock, urls, streamKeys),
+    streams: new StreamService(db, clock, urls, streamKeys, media),
     channels: new ChannelKeyService(db, clock, streamKeys),
-    videos: new VideoService(db, clock, urls),
+    videos: new VideoService(db, clock, urls, media),
     subscriptions: new SubscriptionService(db, clock),
     webhooks: new WebhookService(db, clock, webhookSecrets, {
       allowPrivateTargets: config.webhooks?.allowPrivateTargets ?? false,

@@ -7,11 +7,15 @@ export type StreamStatus = Stream['status'];
 export type Category = Stream['category'];
 export type CreateStreamParams = BodyOf<'createStream'>;
 export type ListStreamsParams = QueryOf<'listStreams'>;
+export type UpdateStreamParams = BodyOf<'updateStream'>;
+export type DeletedStream = ResponseOf<'deleteStream'>;
 /** The caller's RTMP server URL and channel stream key (GET /v1/ingest). */
 export type IngestSettings = ResponseOf<'getIngestSettings'>;
 export type Video = ResponseOf<'getVideo'>;
 export type VideoListItem = ResponseOf<'listVideos'>['data'][number];
 export type ListVideosParams = QueryOf<'listVideos'>;
+export type UpdateVideoParams = BodyOf<'updateVideo'>;
+export type DeletedVideo = ResponseOf<'deleteVideo'>;
 export type Webhook = ResponseOf<'listWebhooks'>['data'][number];
 export type WebhookList = ResponseOf<'listWebhooks'>;
 /** A new webhook: with its signing secret, shown only once. */

@@ -6,6 +6,11 @@ export const EVENT_TYPES = [
   'video.published',
   'subscription.created',
   'subscription.cancelled',
+  // The creator's changes through the API or the dashboard (docs/webhooks.md).
+  'stream.updated',
+  'stream.deleted',
+  'video.updated',
+  'video.deleted',
   'ping',
 ] as const;
 

@@ -343,6 +343,7 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
   const services = createServices(
     {
       publicUrl: media ? `http://127.0.0.1:${httpPort}` : (options.publicUrl ?? 'http://media.test'),
+      dataDir: database.dataDir,
       ingest: ingestConfig,
       webhooks: config,
       signups: options.signups ?? 'open',

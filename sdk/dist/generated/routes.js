@@ -3,8 +3,11 @@
 export const operationRoutes = {
     createStream: { method: 'POST', path: '/v1/streams' },
     createWebhook: { method: 'POST', path: '/v1/webhooks' },
+    deleteStream: { method: 'DELETE', path: '/v1/streams/{id}' },
+    deleteVideo: { method: 'DELETE', path: '/v1/videos/{id}' },
     deleteWebhook: { method: 'DELETE', path: '/v1/webhooks/{id}' },
     enableWebhook: { method: 'POST', path: '/v1/webhooks/{id}/enable' },
+    endStream: { method: 'POST', path: '/v1/streams/{id}/end' },
     getIngestSettings: { method: 'GET', path: '/v1/ingest' },
     getStream: { method: 'GET', path: '/v1/streams/{id}' },
     getVideo: { method: 'GET', path: '/v1/videos/{id}' },
@@ -21,5 +24,7 @@ export const operationRoutes = {
     resetStreamKey: { method: 'POST', path: '/v1/streams/{id}/reset-stream-key' },
     rotateWebhookSecret: { method: 'POST', path: '/v1/webhooks/{id}/rotate-secret' },
     testWebhook: { method: 'POST', path: '/v1/webhooks/{id}/test' },
+    updateStream: { method: 'PATCH', path: '/v1/streams/{id}' },
+    updateVideo: { method: 'PATCH', path: '/v1/videos/{id}' },
     updateWebhook: { method: 'PATCH', path: '/v1/webhooks/{id}' },
 };

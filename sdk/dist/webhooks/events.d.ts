@@ -11,6 +11,11 @@ export interface Subscription {
     created_at: string;
     cancelled_at: string | null;
 }
+/** `stream.deleted` and `video.deleted`: the resource is gone, only its id remains. */
+export interface DeletedEventData {
+    id: string;
+    deleted: true;
+}
 export interface PingEventData {
     webhook_id: string;
 }
@@ -20,6 +25,10 @@ export interface WebhookEventData {
     'video.published': Video;
     'subscription.created': Subscription;
     'subscription.cancelled': Subscription;
+    'stream.updated': StreamEventData;
+    'stream.deleted': DeletedEventData;
+    'video.updated': Video;
+    'video.deleted': DeletedEventData;
     ping: PingEventData;
 }
 export type WebhookEventType = keyof WebhookEventData;

@@ -15,6 +15,12 @@ export interface Subscription {
   cancelled_at: string | null;
 }
 
+/** `stream.deleted` and `video.deleted`: the resource is gone, only its id remains. */
+export interface DeletedEventData {
+  id: string;
+  deleted: true;
+}
+
 export interface PingEventData {
   webhook_id: string;
 }
@@ -25,6 +31,10 @@ export interface WebhookEventData {
   'video.published': Video;
   'subscription.created': Subscription;
   'subscription.cancelled': Subscription;
+  'stream.updated': StreamEventData;
+  'stream.deleted': DeletedEventData;
+  'video.updated': Video;
+  'video.deleted': DeletedEventData;
   ping: PingEventData;
 }
 
