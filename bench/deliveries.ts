@@ -144,6 +144,7 @@ async function setUp(): Promise<Setup> {
   const services = createServices(
     {
       publicUrl: 'http://bench.test',
+      dataDir: dir,
       ingest: { rtmpPort: 1935 },
       webhooks: config,
     },

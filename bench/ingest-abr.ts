@@ -153,7 +153,7 @@ export async function benchIngestAbr(
     transcode,
   };
   const services = createServices(
-    { publicUrl: 'http://127.0.0.1:18091', ingest: ingestConfig },
+    { publicUrl: 'http://127.0.0.1:18091', dataDir: work, ingest: ingestConfig },
     database,
     Buffer.alloc(32, 1),
     systemClock,

@@ -87,7 +87,7 @@ export async function benchIngest(options: { quick?: boolean; log?: (line: strin
     channelKeyWindowHours: 12,
   };
   const services = createServices(
-    { publicUrl: 'http://127.0.0.1:18081', ingest: ingestConfig },
+    { publicUrl: 'http://127.0.0.1:18081', dataDir: work, ingest: ingestConfig },
     database,
     Buffer.alloc(32, 1),
     systemClock,

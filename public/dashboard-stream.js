@@ -109,6 +109,9 @@
     // The standby or schedule line describes a stream that has not started.
     const standby = document.getElementById('standby-note');
     if (standby && status !== 'scheduled') standby.hidden = true;
+    // Ending is offered while the stream is live, whenever it went live.
+    const end = document.getElementById('end-stream');
+    if (end) end.hidden = status !== 'live';
     if (status === 'live') {
       viewersEl.textContent = `${snapshot.viewer_count ?? 0} watching`;
       viewersEl.dataset.count = String(snapshot.viewer_count ?? 0);

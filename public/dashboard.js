@@ -1,6 +1,6 @@
 // The dashboard's small enhancements, on every page that loads it: copy buttons, the stream
 // key's Reveal (fetched when asked for, never in the page until then), and the browser's time
-// zone for the new-stream form's local date-time. Every page works without it.
+// zone for the new-stream and edit forms' local date-times. Every page works without it.
 // @ts-check
 /* global document, fetch, navigator */
 
@@ -70,4 +70,12 @@
 
   const tz = /** @type {HTMLInputElement | null} */ (document.getElementById('tz_offset'));
   if (tz) tz.value = String(new Date().getTimezoneOffset());
+  // An edit form's start time comes in UTC (what a page without script shows); with the offset
+  // above sent along, it is shown and edited in local time instead.
+  for (const input of document.querySelectorAll('input[data-utc]')) {
+    const field = /** @type {HTMLInputElement} */ (input);
+    const at = new Date(field.dataset.utc ?? '');
+    if (Number.isNaN(at.getTime())) continue;
+    field.value = new Date(at.getTime() - at.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+  }
 }

@@ -16,6 +16,7 @@ import type { DatabaseHandle } from './db/database.ts';
 import { CursorCodec } from './http/pagination.ts';
 import { IdempotencyService } from './idempotency/idempotency.service.ts';
 import { IngestHealthBoard } from './ingest/health/health-board.ts';
+import { MediaPaths } from './media/media-paths.ts';
 import type { Clock } from './shared/clock.ts';
 import { PublicUrls } from './shared/public-urls.ts';
 import { deriveKey } from './shared/secret-key.ts';
@@ -62,15 +63,14 @@ export interface Services {
 export const UPLOAD_DEFAULTS: UploadConfig = loadConfig({}).uploads;
 
 export function createServices(
-  config: Pick<Config, 'publicUrl'> &
+  // dataDir: deleting a stream or a video removes its media from DATA_DIR/media too.
+  config: Pick<Config, 'publicUrl' | 'dataDir'> &
     Partial<Pick<Config, 'signups'>> & {
       /** scrypt's cost for new password hashes (src/accounts/password.ts's default unless given). */
       passwordCost?: ScryptCost;
       ingest: Pick<IngestConfig, 'rtmpPort'> &
         Partial<Pick<IngestConfig, 'bitrateLimitKbps' | 'reconnectWindowSeconds'>>;
       webhooks?: Pick<WebhookConfig, 'allowPrivateTargets'> & Partial<Pick<WebhookConfig, 'historyDays'>>;
-      /** DATA_DIR (uploads' bytes live in DATA_DIR/uploads); ./data unless given. */
-      dataDir?: string;
       uploads?: Partial<UploadConfig>;
     },
   database: DatabaseHandle,
@@ -82,15 +82,16 @@ export function createServices(
   const webhookSecrets = new SecretBox(deriveKey(secretKey, 'webhook-secrets'));
   const streamKeys = new StreamKeyVault(secretKey);
   const uploadLimits = { ...UPLOAD_DEFAULTS, ...config.uploads };
+  const media = new MediaPaths(config.dataDir);
   return {
     database,
     clock,
     urls,
     cursors: new CursorCodec(deriveKey(secretKey, 'cursors')),
     accounts: new AccountService(db, clock),
-    streams: new StreamService(db, clock, urls, streamKeys),
+    streams: new StreamService(db, clock, urls, streamKeys, media),
     channels: new ChannelKeyService(db, clock, streamKeys),
-    videos: new VideoService(db, clock, urls),
+    videos: new VideoService(db, clock, urls, media),
     subscriptions: new SubscriptionService(db, clock),
     webhooks: new WebhookService(db, clock, webhookSecrets, {
       allowPrivateTargets: config.webhooks?.allowPrivateTargets ?? false,
@@ -124,7 +125,7 @@ export function createServices(
     uploads: new UploadService(
       db,
       clock,
-      new UploadFiles(config.dataDir ?? './data', uploadLimits.expiryMs),
+      new UploadFiles(config.dataDir, uploadLimits.expiryMs),
       new UploadUrls(deriveKey(secretKey, 'upload-urls'), config.publicUrl),
       uploadLimits,
     ),

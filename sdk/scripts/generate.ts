@@ -3,6 +3,7 @@
 // operationId. `npm run sdk:types` writes them; test/sdk/generated.test.ts regenerates them in
 // memory and fails when the committed files differ.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
@@ -29,7 +30,8 @@ export async function servedDocument(): Promise<OpenApiDocument> {
   try {
     await migrateToLatest(handle.db);
     const services = createServices(
-      { publicUrl: 'http://localhost:8080', ingest: { rtmpPort: 1935 } },
+      // No media is ever deleted here; the folder is only named.
+      { publicUrl: 'http://localhost:8080', dataDir: os.tmpdir(), ingest: { rtmpPort: 1935 } },
       handle,
       Buffer.alloc(32, 1),
       systemClock,

@@ -9,12 +9,18 @@ export type StreamStatus = Stream['status'];
 export type Category = Stream['category'];
 export type CreateStreamParams = BodyOf<'createStream'>;
 export type ListStreamsParams = QueryOf<'listStreams'>;
+export type UpdateStreamParams = BodyOf<'updateStream'>;
+export type DeletedStream = ResponseOf<'deleteStream'>;
 /** The caller's RTMP server URL and channel stream key (GET /v1/ingest). */
 export type IngestSettings = ResponseOf<'getIngestSettings'>;
 
 export type Video = ResponseOf<'getVideo'>;
+/** An upload: its status, progress, tus URL and, once ready, its video's id. */
+export type Upload = ResponseOf<'getUpload'>;
 export type VideoListItem = ResponseOf<'listVideos'>['data'][number];
 export type ListVideosParams = QueryOf<'listVideos'>;
+export type UpdateVideoParams = BodyOf<'updateVideo'>;
+export type DeletedVideo = ResponseOf<'deleteVideo'>;
 
 export type Webhook = ResponseOf<'listWebhooks'>['data'][number];
 export type WebhookList = ResponseOf<'listWebhooks'>;

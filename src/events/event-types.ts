@@ -6,6 +6,12 @@ export const EVENT_TYPES = [
   'video.published',
   'subscription.created',
   'subscription.cancelled',
+  // The creator's changes through the API or the dashboard (docs/webhooks.md).
+  'stream.updated',
+  'stream.deleted',
+  'video.updated',
+  'video.deleted',
+  // Uploads' progress (docs/webhooks.md); video.published says when one is a video.
   'upload.processing',
   'upload.ready',
   'upload.errored',

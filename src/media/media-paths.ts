@@ -50,6 +50,16 @@ export class MediaPaths {
     return path.join(this.stagingRoot, videoId);
   }
 
+  /** The files creators uploaded, kept beside the videos made from them (not served). */
+  get originalsRoot(): string {
+    return path.join(this.root, 'originals');
+  }
+
+  /** The original a video was made from, when it was uploaded. */
+  videoOriginal(videoId: string): string {
+    return path.join(this.originalsRoot, videoId);
+  }
+
   get stagingRoot(): string {
     return path.join(this.root, 'staging');
   }

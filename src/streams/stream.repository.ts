@@ -161,3 +161,36 @@ export async function setStreamThumbnailAt(db: Db, id: string, takenAt: number):
     .where('id', '=', id)
     .execute();
 }
+
+/** Applies `changes` whatever the stream's status; undefined when there is no such stream. */
+export async function updateStream(
+  db: Db,
+  id: string,
+  changes: Updateable<StreamTable>,
+): Promise<StreamRow | undefined> {
+  return db
+    .updateTable('streams')
+    .set(changes)
+    .where('id', '=', id)
+    .returning(STREAM_COLUMNS)
+    .executeTakeFirst();
+}
+
+/**
+ * Deletes the stream only while it is in one of `from` (a stream going live meanwhile stays),
+ * with its viewer samples. Videos recorded from it must have been let go of first (the
+ * foreign key). True when the row went.
+ */
+export async function deleteStreamIfStatus(
+  db: Db,
+  id: string,
+  from: readonly StreamStatus[],
+): Promise<boolean> {
+  await db.deleteFrom('stream_viewer_samples').where('stream_id', '=', id).execute();
+  const result = await db
+    .deleteFrom('streams')
+    .where('id', '=', id)
+    .where('status', 'in', from)
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}

@@ -5,7 +5,15 @@ import { callerOf } from '../http/access.ts';
 import { commonErrorResponses, ErrorResponse, IdParams, NoQuery } from '../http/schemas.ts';
 import type { IngestHealthBoard } from '../ingest/health/health-board.ts';
 import type { PublicUrls } from '../shared/public-urls.ts';
-import { CreateStreamBody, ListStreamsQuery, StreamDetail, StreamPage } from './stream.schemas.ts';
+import type { Principal } from '../accounts/account.service.ts';
+import {
+  CreateStreamBody,
+  DeletedStream,
+  ListStreamsQuery,
+  StreamDetail,
+  StreamPage,
+  UpdateStreamBody,
+} from './stream.schemas.ts';
 import { toStreamDetail, toStreamListItem } from './stream.serializer.ts';
 import type { StreamService } from './stream.service.ts';
 
@@ -66,12 +74,15 @@ export const streamRoutes: FastifyPluginAsyncTypebox<StreamRoutesOptions> = asyn
         response: { 200: StreamDetail, 404: ErrorResponse, ...commonErrorResponses },
       },
     },
-    async (request) => {
-      const { stream, streamKey } = await streams.getWithKey(request.params.id, callerOf(request));
-      const measured = streamKey === undefined ? null : (health?.report(stream.id) ?? null);
-      return toStreamDetail(stream, urls, streamKey, measured);
-    },
+    async (request) => detailFor(request.params.id, callerOf(request)),
   );
+
+  /** The detail object as GET /streams/{id} gives it to this caller (the key and health to its creator). */
+  async function detailFor(id: string, caller: Pick<Principal, 'userId' | 'scope'>) {
+    const { stream, streamKey } = await streams.getWithKey(id, caller);
+    const measured = streamKey === undefined ? null : (health?.report(stream.id) ?? null);
+    return toStreamDetail(stream, urls, streamKey, measured);
+  }
 
   app.post(
     '/streams',
@@ -117,6 +128,93 @@ export const streamRoutes: FastifyPluginAsyncTypebox<StreamRoutesOptions> = asyn
     async (request) => {
       const reset = await streams.resetStreamKey(request.params.id, callerOf(request).userId);
       return toStreamDetail(reset.stream, urls, reset.streamKey);
+    },
+  );
+
+  app.patch(
+    '/streams/:id',
+    {
+      config: { access: 'write' },
+      schema: {
+        operationId: 'updateStream',
+        summary: "Change a stream's details (creator only); when it goes live only before it has",
+        tags: ['streams'],
+        params: IdParams,
+        querystring: NoQuery,
+        body: UpdateStreamBody,
+        response: {
+          200: StreamDetail,
+          403: ErrorResponse,
+          404: ErrorResponse,
+          409: ErrorResponse,
+          413: ErrorResponse,
+          ...commonErrorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const caller = callerOf(request);
+      const body = request.body;
+      await streams.update(request.params.id, caller.userId, {
+        title: body.title,
+        description: body.description,
+        category: body.category,
+        privacy: body.privacy,
+        scheduledAt: body.scheduled_at,
+        latencyMode: body.latency_mode,
+      });
+      return detailFor(request.params.id, caller);
+    },
+  );
+
+  app.delete(
+    '/streams/:id',
+    {
+      config: { access: 'write' },
+      schema: {
+        operationId: 'deleteStream',
+        summary: 'Delete a stream that is not live (creator only); videos recorded from it stay',
+        tags: ['streams'],
+        params: IdParams,
+        querystring: NoQuery,
+        response: {
+          200: DeletedStream,
+          403: ErrorResponse,
+          404: ErrorResponse,
+          409: ErrorResponse,
+          ...commonErrorResponses,
+        },
+      },
+    },
+    async (request) => {
+      await streams.delete(request.params.id, callerOf(request).userId);
+      return { deleted: true as const, id: request.params.id };
+    },
+  );
+
+  app.post(
+    '/streams/:id/end',
+    {
+      config: { access: 'write', idempotent: true },
+      schema: {
+        operationId: 'endStream',
+        summary: 'End a live stream (creator only): the encoder is disconnected, the recording kept',
+        tags: ['streams'],
+        params: IdParams,
+        querystring: NoQuery,
+        response: {
+          200: StreamDetail,
+          403: ErrorResponse,
+          404: ErrorResponse,
+          409: ErrorResponse,
+          ...commonErrorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const caller = callerOf(request);
+      await streams.endByCreator(request.params.id, caller.userId);
+      return detailFor(request.params.id, caller);
     },
   );
 };

@@ -107,3 +107,42 @@ export const CreateStreamBody = Type.Object(
   { additionalProperties: false },
 );
 export type CreateStreamBody = Static<typeof CreateStreamBody>;
+
+export const UpdateStreamBody = Type.Object(
+  {
+    title: Type.Optional(
+      TrimmedString({
+        minLength: 1,
+        maxLength: 120,
+        description: '1 to 120 characters (Unicode code points) after surrounding whitespace is trimmed.',
+      }),
+    ),
+    description: Type.Optional(
+      Nullable(Type.String({ maxLength: 2000, description: 'At most 2,000 characters; null clears it.' })),
+    ),
+    category: Type.Optional(StringEnum(CATEGORIES)),
+    privacy: Type.Optional(StringEnum(PRIVACIES)),
+    scheduled_at: Type.Optional(
+      Nullable(
+        Type.String({
+          format: 'date-time',
+          description:
+            'RFC 3339 with a time zone, in the future; null puts the stream in standby. Only before the stream goes live (else 409).',
+        }),
+      ),
+    ),
+    latency_mode: Type.Optional(
+      StringEnum(LATENCY_MODES, { description: 'Only before the stream goes live (else 409).' }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'Any of the fields; a field not given is left as it is. Title, description, category and privacy change at any time; scheduled_at and latency_mode only while the stream has not gone live.',
+    examples: [{ title: 'Friday jam, part 2', scheduled_at: '2030-01-01T18:00:00Z' }],
+  },
+);
+export type UpdateStreamBody = Static<typeof UpdateStreamBody>;
+
+/** DELETE's answer, as DELETE /webhooks/{id} gives it. */
+export const DeletedStream = Type.Object({ deleted: Type.Literal(true), id: Type.String() });

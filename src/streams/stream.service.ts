@@ -7,7 +7,12 @@ import type { Clock } from '../shared/clock.ts';
 import { invalidParameter, notFound, stateConflict } from '../shared/errors.ts';
 import { newId, randomBase62 } from '../shared/ids.ts';
 import type { PublicUrls } from '../shared/public-urls.ts';
+import type { MediaPaths } from '../media/media-paths.ts';
+import { removeStreamMedia } from '../media/media-removal.ts';
+import { detachVideosFromStream, findVideosFromStream } from '../videos/video.repository.ts';
+import { toVideoDetail } from '../videos/video.serializer.ts';
 import type { StreamKeyVault } from './stream-key-vault.ts';
+import { planStreamUpdate, type StreamUpdateInput } from './stream-update.ts';
 import * as repo from './stream.repository.ts';
 import { toStreamDetail } from './stream.serializer.ts';
 import type { LatencyMode, Privacy, StreamRow, StreamStatus } from './stream.table.ts';
@@ -45,17 +50,26 @@ export interface ListStreamsInput {
   after?: KeysetPosition | undefined;
 }
 
+/**
+ * How long after a recorded stream ends its deletion waits for the recording to become a
+ * draft video: the ingest notices the end, finishes packaging and only then creates the draft
+ * (which itself blocks deletion until it is published).
+ */
+export const RECORDING_GRACE_MS = 60_000;
+
 export class StreamService {
   private readonly db: Db;
   private readonly clock: Clock;
   private readonly urls: PublicUrls;
   private readonly keys: StreamKeyVault;
+  private readonly media: MediaPaths;
 
-  constructor(db: Db, clock: Clock, urls: PublicUrls, keys: StreamKeyVault) {
+  constructor(db: Db, clock: Clock, urls: PublicUrls, keys: StreamKeyVault, media: MediaPaths) {
     this.db = db;
     this.clock = clock;
     this.urls = urls;
     this.keys = keys;
+    this.media = media;
   }
 
   async create(creatorId: string, input: CreateStreamInput): Promise<CreatedStream> {
@@ -148,6 +162,97 @@ export class StreamService {
       after: input.after,
       take: input.limit + 1,
     });
+  }
+
+  // Management by the creator (API and dashboard). Another creator's stream answers as
+  // missing, so an id reveals nothing about whether it exists.
+
+  /**
+   * Changes a stream's details (stream-update.ts says which, by status) and emits
+   * stream.updated with the detail object in the same transaction. Values equal to the
+   * current ones change nothing and emit nothing.
+   */
+  async update(id: string, callerId: string, input: StreamUpdateInput): Promise<StreamRow> {
+    return this.db.transaction().execute(async (trx) => {
+      const current = await this.owned(trx, id, callerId);
+      const now = this.clock.now();
+      const { changes, beforeLiveOnly } = planStreamUpdate(current, input, now);
+      if (Object.keys(changes).length === 0) return current;
+      const values = { ...changes, updated_at: now };
+      // Written only if the status still allows it: the stream may have gone live meanwhile.
+      const updated = beforeLiveOnly
+        ? await repo.updateStreamIfStatus(trx, id, ['scheduled'], values)
+        : await repo.updateStream(trx, id, values);
+      if (!updated) throw stateConflict(`Stream ${id} went live meanwhile; only its details can change now.`);
+      await recordEvent(trx, {
+        type: 'stream.updated',
+        accountId: updated.creator_id,
+        at: now,
+        data: toStreamDetail(updated, this.urls),
+      });
+      return updated;
+    });
+  }
+
+  /**
+   * Deletes a stream that is not live, with its viewer samples, and then its live media.
+   * Videos recorded from it stay, with `source_stream_id` null (each emits video.updated);
+   * while its recording is still being made into a video the deletion waits (409).
+   */
+  async delete(id: string, callerId: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const current = await this.owned(trx, id, callerId);
+      if (current.status === 'live') {
+        throw stateConflict(`Stream ${id} is live; end it first (POST /v1/streams/${id}/end).`);
+      }
+      const now = this.clock.now();
+      const videos = await findVideosFromStream(trx, id);
+      const recentlyEnded =
+        current.record === 1 && current.ended_at !== null && now - current.ended_at < RECORDING_GRACE_MS;
+      if (videos.some((video) => video.published_at === null) || (recentlyEnded && videos.length === 0)) {
+        throw stateConflict(
+          `Stream ${id}'s recording is still being made into a video; delete the stream once it is published.`,
+        );
+      }
+      for (const video of await detachVideosFromStream(trx, id, now)) {
+        await recordEvent(trx, {
+          type: 'video.updated',
+          accountId: video.creator_id,
+          at: now,
+          data: toVideoDetail(video, this.urls),
+        });
+      }
+      if (!(await repo.deleteStreamIfStatus(trx, id, ['scheduled', 'ended']))) {
+        throw stateConflict(`Stream ${id} went live meanwhile; end it first.`);
+      }
+      await recordEvent(trx, {
+        type: 'stream.deleted',
+        accountId: current.creator_id,
+        at: now,
+        data: { id, deleted: true },
+      });
+    });
+    // After the commit: a failed deletion leaves the media in place with its row.
+    await removeStreamMedia(this.media, id);
+  }
+
+  /**
+   * Ends the creator's live stream, as the operator's `streams end` does: stream.ended is
+   * emitted, the ingest's upkeep disconnects the encoder and refuses the key from then on,
+   * and a recorded stream's video is published as usual.
+   */
+  async endByCreator(id: string, callerId: string): Promise<StreamRow> {
+    const current = await this.owned(this.db, id, callerId);
+    if (current.status !== 'live') {
+      throw stateConflict(`Stream ${id} is ${current.status}, not live: only a live stream can be ended.`);
+    }
+    return this.end(id);
+  }
+
+  private async owned(db: Db, id: string, callerId: string): Promise<StreamRow> {
+    const stream = await repo.findStream(db, id);
+    if (!stream || stream.creator_id !== callerId) throw notFound('stream', id);
+    return stream;
   }
 
   /** scheduled (or standby) -> live, emitting stream.started in the same transaction. */

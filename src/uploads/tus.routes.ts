@@ -51,30 +51,37 @@ export function tusRoutes(options: TusRoutesOptions): (app: FastifyInstance) => 
     return row;
   };
 
-  const tus = new TusServer({
-    path: UPLOAD_PATH_PREFIX.slice(0, -1),
-    datastore: uploads.files.store,
-    locker: uploads.files.locker,
-    postReceiveInterval: 1000,
-    getFileIdFromRequest: (_req, lastPath) => (lastPath ? parseUploadToken(lastPath)?.id : undefined),
-    onUploadFinish: async (_req, upload) => {
-      await uploads.complete(upload.id);
-      return {};
-    },
-    onResponseError: (_req, error) => {
-      if (error instanceof AppError) {
-        return { status_code: STATUS_BY_CODE[error.code], body: JSON.stringify(errorBody(error)) };
-      }
-      const status = (error as { status_code?: number }).status_code ?? 500;
-      if (status >= 500) options.logger?.error({ err: error }, 'tus upload request failed');
-      return undefined;
-    },
-  });
-  tus.on(EVENTS.POST_RECEIVE, (_req, upload) => {
-    uploads.received(upload.id, upload.offset).catch((error: unknown) => {
-      options.logger?.warn({ err: error, uploadId: upload.id }, 'recording upload progress failed');
+  // Made on first use: the file store makes its folder then (and throws, out of reach, if it
+  // cannot), so an app that never sees an upload touches no disk.
+  let made: TusServer | undefined;
+  const tusServer = (): TusServer => (made ??= makeTusServer());
+  const makeTusServer = (): TusServer => {
+    const tus = new TusServer({
+      path: UPLOAD_PATH_PREFIX.slice(0, -1),
+      datastore: uploads.files.store,
+      locker: uploads.files.locker,
+      postReceiveInterval: 1000,
+      getFileIdFromRequest: (_req, lastPath) => (lastPath ? parseUploadToken(lastPath)?.id : undefined),
+      onUploadFinish: async (_req, upload) => {
+        await uploads.complete(upload.id);
+        return {};
+      },
+      onResponseError: (_req, error) => {
+        if (error instanceof AppError) {
+          return { status_code: STATUS_BY_CODE[error.code], body: JSON.stringify(errorBody(error)) };
+        }
+        const status = (error as { status_code?: number }).status_code ?? 500;
+        if (status >= 500) options.logger?.error({ err: error }, 'tus upload request failed');
+        return undefined;
+      },
     });
-  });
+    tus.on(EVENTS.POST_RECEIVE, (_req, upload) => {
+      uploads.received(upload.id, upload.offset).catch((error: unknown) => {
+        options.logger?.warn({ err: error, uploadId: upload.id }, 'recording upload progress failed');
+      });
+    });
+    return tus;
+  };
 
   return async (app) => {
     // tus bodies are read by the tus server, as a stream to disk: this scope's parser leaves
@@ -97,7 +104,7 @@ export function tusRoutes(options: TusRoutesOptions): (app: FastifyInstance) => 
         }
         reply.hijack();
         reply.raw.setHeader('X-Request-Id', request.id);
-        const response = await tus.handleWeb(new NodeRequest({ req: request.raw, res: reply.raw }));
+        const response = await tusServer().handleWeb(new NodeRequest({ req: request.raw, res: reply.raw }));
         const offset = response.headers.get('upload-offset');
         // Progress is also reported while bytes arrive (POST_RECEIVE); this is the PATCH's last word.
         if (request.method === 'PATCH' && response.status === 204 && offset !== null && token !== undefined) {

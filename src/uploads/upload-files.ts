@@ -76,6 +76,20 @@ export class UploadFiles {
     }
   }
 
+  /**
+   * Moves a processed upload's original beside its video (DATA_DIR/media/originals/{vid_id}),
+   * where deleting the video removes it. Done already (a retry after a crash) is fine.
+   */
+  async keepAsOriginal(id: string, destination: string): Promise<void> {
+    await fsp.mkdir(path.dirname(destination), { recursive: true, mode: 0o700 });
+    try {
+      await fsp.rename(this.originalPath(id), destination);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    await fsp.rm(`${this.originalPath(id)}.json`, { force: true });
+  }
+
   async remove(id: string): Promise<void> {
     await fsp.rm(this.originalPath(id), { force: true });
     await fsp.rm(`${this.originalPath(id)}.json`, { force: true });

@@ -30,6 +30,7 @@ export function uploadProcessingHandler(deps: UploadProcessingDeps): JobHandler 
       if (upload.video_id !== null) {
         const earlier = await media.videos.findAny(upload.video_id);
         if (earlier?.published_at != null) {
+          await uploads.files.keepAsOriginal(upload.id, media.paths.videoOriginal(earlier.id));
           await uploads.markReady(upload.id, earlier.id);
           return;
         }
@@ -74,10 +75,13 @@ export function uploadProcessingHandler(deps: UploadProcessingDeps): JobHandler 
         },
         signal,
       );
+      await uploads.files.keepAsOriginal(upload.id, media.paths.videoOriginal(video.id));
       await uploads.markReady(upload.id, video.id);
     },
     async failed(job: MediaJobRow, error: unknown) {
       const permanent = error instanceof PermanentJobError;
+      // An errored upload holds no quota, so it holds no disk either.
+      await uploads.files.remove(job.subject_id);
       await uploads.markErrored(
         job.subject_id,
         ['processing'],

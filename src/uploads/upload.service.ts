@@ -13,7 +13,7 @@ import { AppError, invalidParameter, notFound, stateConflict } from '../shared/e
 import { findUser } from '../accounts/account.repository.ts';
 import { newId } from '../shared/ids.ts';
 import type { Privacy } from '../streams/stream.table.ts';
-import { checkDetails } from '../videos/video.service.ts';
+import { checkDetails } from '../videos/video-rules.ts';
 import type { Chapter } from '../videos/video.schemas.ts';
 import * as repo from './upload.repository.ts';
 import { toUpload } from './upload.serializer.ts';

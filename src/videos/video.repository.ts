@@ -1,8 +1,8 @@
-import { sql } from 'kysely';
+import { sql, type Updateable } from 'kysely';
 import { compiledQuery, literalLimit } from '../db/compiled-query.ts';
 import type { Db } from '../db/database.ts';
 import type { KeysetPosition } from '../db/keyset.ts';
-import type { NewVideoRow, VideoRow } from './video.table.ts';
+import type { NewVideoRow, VideoRow, VideoTable } from './video.table.ts';
 
 // A page reads only what its items show: chapters and tags are the longest columns.
 const VIDEO_LIST_COLUMNS = [
@@ -100,5 +100,44 @@ export async function findVideosFromStream(db: Db, streamId: string): Promise<Vi
     .where('source_stream_id', '=', streamId)
     .orderBy('created_at', 'asc')
     .orderBy('id', 'asc')
+    .execute();
+}
+
+/** Changes a published video's details; undefined when it is gone or still a draft. */
+export async function updatePublishedVideo(
+  db: Db,
+  id: string,
+  changes: Updateable<VideoTable>,
+): Promise<VideoRow | undefined> {
+  return db
+    .updateTable('videos')
+    .set(changes)
+    .where('id', '=', id)
+    .where('published_at', 'is not', null)
+    .returning(VIDEO_COLUMNS)
+    .executeTakeFirst();
+}
+
+/** Deletes a published video with its view records; false when it is gone or still a draft. */
+export async function deletePublishedVideo(db: Db, id: string): Promise<boolean> {
+  await db.deleteFrom('video_views').where('video_id', '=', id).execute();
+  const result = await db
+    .deleteFrom('videos')
+    .where('id', '=', id)
+    .where('published_at', 'is not', null)
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+/**
+ * The stream is being deleted: its videos stay, no longer linked to it (`source_stream_id`
+ * null, the foreign key allows nothing else). Returns the videos as they are now.
+ */
+export async function detachVideosFromStream(db: Db, streamId: string, at: number): Promise<VideoRow[]> {
+  return db
+    .updateTable('videos')
+    .set({ source_stream_id: null, updated_at: at })
+    .where('source_stream_id', '=', streamId)
+    .returning(VIDEO_COLUMNS)
     .execute();
 }

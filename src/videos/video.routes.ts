@@ -3,7 +3,7 @@ import { callerOf } from '../http/access.ts';
 import { keysetPage, type CursorCodec } from '../http/pagination.ts';
 import { commonErrorResponses, ErrorResponse, IdParams, NoQuery } from '../http/schemas.ts';
 import type { PublicUrls } from '../shared/public-urls.ts';
-import { ListVideosQuery, VideoDetail, VideoPage } from './video.schemas.ts';
+import { DeletedVideo, ListVideosQuery, UpdateVideoBody, VideoDetail, VideoPage } from './video.schemas.ts';
 import { toVideoDetail, toVideoListItem } from './video.serializer.ts';
 import type { VideoService } from './video.service.ts';
 
@@ -62,5 +62,65 @@ export const videoRoutes: FastifyPluginAsyncTypebox<VideoRoutesOptions> = async 
       },
     },
     async (request) => toVideoDetail(await videos.get(request.params.id, callerOf(request).userId), urls),
+  );
+
+  app.patch(
+    '/videos/:id',
+    {
+      config: { access: 'write' },
+      schema: {
+        operationId: 'updateVideo',
+        summary: "Change a published video's details (creator only)",
+        tags: ['videos'],
+        params: IdParams,
+        querystring: NoQuery,
+        body: UpdateVideoBody,
+        response: {
+          200: VideoDetail,
+          403: ErrorResponse,
+          404: ErrorResponse,
+          409: ErrorResponse,
+          413: ErrorResponse,
+          ...commonErrorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      const updated = await videos.update(request.params.id, callerOf(request).userId, {
+        title: body.title,
+        description: body.description,
+        category: body.category,
+        privacy: body.privacy,
+        tags: body.tags,
+        chapters: body.chapters,
+      });
+      return toVideoDetail(updated, urls);
+    },
+  );
+
+  app.delete(
+    '/videos/:id',
+    {
+      config: { access: 'write' },
+      schema: {
+        operationId: 'deleteVideo',
+        summary: 'Delete a published video and its media for good (creator only)',
+        tags: ['videos'],
+        params: IdParams,
+        querystring: NoQuery,
+        response: {
+          200: DeletedVideo,
+          403: ErrorResponse,
+          404: ErrorResponse,
+          409: ErrorResponse,
+          ...commonErrorResponses,
+        },
+      },
+    },
+    async (request) => {
+      await videos.delete(request.params.id, callerOf(request).userId);
+      return { deleted: true as const, id: request.params.id };
+    },
   );
 };

@@ -1,6 +1,14 @@
 import { Type, type Static } from 'typebox';
 import { CATEGORIES } from '../shared/categories.ts';
-import { Nullable, PageQuery, Pagination, StringEnum, Timestamp, Url } from '../http/schemas.ts';
+import {
+  Nullable,
+  PageQuery,
+  Pagination,
+  StringEnum,
+  Timestamp,
+  TrimmedString,
+  Url,
+} from '../http/schemas.ts';
 import { PRIVACIES } from '../streams/stream.schemas.ts';
 
 const videoListFields = {
@@ -46,3 +54,53 @@ export const ListVideosQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export const MAX_TAGS = 20;
+export const MAX_CHAPTERS = 100;
+
+export const UpdateVideoBody = Type.Object(
+  {
+    title: Type.Optional(
+      TrimmedString({
+        minLength: 1,
+        maxLength: 120,
+        description: '1 to 120 characters (Unicode code points) after surrounding whitespace is trimmed.',
+      }),
+    ),
+    description: Type.Optional(
+      Nullable(Type.String({ maxLength: 2000, description: 'At most 2,000 characters; null clears it.' })),
+    ),
+    category: Type.Optional(StringEnum(CATEGORIES)),
+    privacy: Type.Optional(StringEnum(PRIVACIES)),
+    tags: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 50 }), {
+        maxItems: MAX_TAGS,
+        description: `Replaces the tags: at most ${MAX_TAGS}, each 1 to 50 characters; duplicates are dropped.`,
+      }),
+    ),
+    chapters: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            title: Type.String({ minLength: 1, maxLength: 120 }),
+            start_seconds: Type.Integer({ minimum: 0 }),
+          },
+          { additionalProperties: false },
+        ),
+        {
+          maxItems: MAX_CHAPTERS,
+          description: `Replaces the chapters (at most ${MAX_CHAPTERS}); each starts within the video. Returned sorted by start.`,
+        },
+      ),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description: 'Any of the fields; a field not given is left as it is.',
+    examples: [{ title: 'Friday jam (full set)', tags: ['jazz', 'live'] }],
+  },
+);
+export type UpdateVideoBody = Static<typeof UpdateVideoBody>;
+
+/** DELETE's answer, as DELETE /webhooks/{id} gives it. */
+export const DeletedVideo = Type.Object({ deleted: Type.Literal(true), id: Type.String() });

@@ -1,15 +1,18 @@
 import type { Db } from '../db/database.ts';
 import { recordEvent } from '../events/outbox.ts';
 import type { KeysetPosition } from '../db/keyset.ts';
-import { CATEGORIES, DEFAULT_STREAM_CATEGORY } from '../shared/categories.ts';
 import type { Clock } from '../shared/clock.ts';
-import { invalidParameter, notFound } from '../shared/errors.ts';
+import { invalidParameter, notFound, stateConflict } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import type { PublicUrls } from '../shared/public-urls.ts';
 import { findUser } from '../accounts/account.repository.ts';
 import { findStream } from '../streams/stream.repository.ts';
 import type { Privacy } from '../streams/stream.table.ts';
+import type { MediaPaths } from '../media/media-paths.ts';
+import { removeVideoMedia } from '../media/media-removal.ts';
 import * as repo from './video.repository.ts';
+import { checkChapters, checkDetails, checkDuration } from './video-rules.ts';
+import { planVideoUpdate, type VideoUpdateInput } from './video-update.ts';
 import type { Chapter } from './video.schemas.ts';
 import { toVideoDetail } from './video.serializer.ts';
 import type { VideoRow } from './video.table.ts';
@@ -38,11 +41,13 @@ export class VideoService {
   private readonly db: Db;
   private readonly clock: Clock;
   private readonly urls: PublicUrls;
+  private readonly media: MediaPaths;
 
-  constructor(db: Db, clock: Clock, urls: PublicUrls) {
+  constructor(db: Db, clock: Clock, urls: PublicUrls, media: MediaPaths) {
     this.db = db;
     this.clock = clock;
     this.urls = urls;
+    this.media = media;
   }
 
   /** Creates a video that is publicly available at once, and emits video.published with it. */
@@ -77,6 +82,62 @@ export class VideoService {
       after: input.after,
       take: input.limit + 1,
     });
+  }
+
+  // Management by the creator (API and dashboard). Another creator's video answers as missing;
+  // a draft (its media still being made, so its folder is being written) can be neither changed
+  // nor deleted until it is published.
+
+  /**
+   * Changes a published video's details and emits video.updated with the detail object in the
+   * same transaction. Values equal to the current ones change nothing and emit nothing.
+   */
+  async update(id: string, callerId: string, input: VideoUpdateInput): Promise<VideoRow> {
+    return this.db.transaction().execute(async (trx) => {
+      const current = await this.ownedPublished(trx, id, callerId, 'changed');
+      const changes = planVideoUpdate(current, input);
+      if (Object.keys(changes).length === 0) return current;
+      const now = this.clock.now();
+      const updated = await repo.updatePublishedVideo(trx, id, { ...changes, updated_at: now });
+      if (!updated) throw notFound('video', id);
+      await recordEvent(trx, {
+        type: 'video.updated',
+        accountId: updated.creator_id,
+        at: now,
+        data: toVideoDetail(updated, this.urls),
+      });
+      return updated;
+    });
+  }
+
+  /** Deletes a published video with its view records, emits video.deleted, then removes its media. */
+  async delete(id: string, callerId: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const current = await this.ownedPublished(trx, id, callerId, 'deleted');
+      if (!(await repo.deletePublishedVideo(trx, id))) throw notFound('video', id);
+      await recordEvent(trx, {
+        type: 'video.deleted',
+        accountId: current.creator_id,
+        at: this.clock.now(),
+        data: { id, deleted: true },
+      });
+    });
+    // After the commit: a failed deletion leaves the media in place with its row.
+    await removeVideoMedia(this.media, id);
+  }
+
+  private async ownedPublished(
+    db: Db,
+    id: string,
+    callerId: string,
+    verb: 'changed' | 'deleted',
+  ): Promise<VideoRow> {
+    const video = await repo.findVideo(db, id);
+    if (!video || video.creator_id !== callerId) throw notFound('video', id);
+    if (video.published_at === null) {
+      throw stateConflict(`Video ${id} is still being processed; it can be ${verb} once it is published.`);
+    }
+    return video;
   }
 
   // Ingest and media: a video whose media is still being packaged exists first as a draft
@@ -177,44 +238,4 @@ export class VideoService {
       data: toVideoDetail(row, this.urls),
     });
   }
-}
-
-export function checkDetails(input: { title: string; category?: string | undefined }): {
-  title: string;
-  category: string;
-} {
-  const title = input.title.trim();
-  if (title.length === 0 || codePoints(title) > 120) {
-    throw invalidParameter('title', 'The title must be 1 to 120 characters.');
-  }
-  const category = input.category ?? DEFAULT_STREAM_CATEGORY;
-  if (!(CATEGORIES as readonly string[]).includes(category)) {
-    throw invalidParameter('category', `The category must be one of: ${CATEGORIES.join(', ')}.`);
-  }
-  return { title, category };
-}
-
-function checkDuration(seconds: number): void {
-  if (!Number.isInteger(seconds) || seconds < 0) {
-    throw invalidParameter('duration_seconds', 'The duration must be a whole number of seconds.');
-  }
-}
-
-/** Chapters sorted by start, each starting at a whole second inside the video. */
-function checkChapters(chapters: Chapter[], durationSeconds: number): Chapter[] {
-  const sorted = [...chapters].sort((a, b) => a.start_seconds - b.start_seconds);
-  for (const chapter of sorted) {
-    if (!Number.isInteger(chapter.start_seconds) || chapter.start_seconds < 0) {
-      throw invalidParameter('chapters', 'A chapter starts at a whole number of seconds.');
-    }
-    if (chapter.start_seconds > durationSeconds) {
-      throw invalidParameter('chapters', `Chapter '${chapter.title}' starts after the end of the video.`);
-    }
-  }
-  return sorted;
-}
-
-/** Length in Unicode code points, as the API's limits count characters. */
-function codePoints(text: string): number {
-  return Array.from(text).length;
 }

@@ -172,7 +172,7 @@ for (const dialect of DIALECTS) {
       const cases: [string, string, number, string][] = [
         ['GET', '/v1/nothing', 404, 'route_not_found'],
         ['DELETE', '/v1/streams', 404, 'route_not_found'],
-        ['PATCH', '/v1/streams/str_x', 404, 'route_not_found'],
+        ['PUT', '/v1/streams/str_x', 404, 'route_not_found'],
         ['GET', '/v1/streams/%E0%A4%A', 404, 'route_not_found'],
         ['GET', '/v2/streams', 404, 'route_not_found'],
       ];

@@ -44,7 +44,12 @@ async function startApp(t: TestContext, plugins: Plugin[] = []): Promise<Running
   await migrateToLatest(handle.db);
   const services = createServices(
     // Private targets allowed: webhook URLs are then taken as given, without a DNS lookup.
-    { publicUrl: 'http://media.test', ingest: { rtmpPort: 1935 }, webhooks: { allowPrivateTargets: true } },
+    {
+      publicUrl: 'http://media.test',
+      dataDir: database.dataDir,
+      ingest: { rtmpPort: 1935 },
+      webhooks: { allowPrivateTargets: true },
+    },
     handle,
     Buffer.alloc(32, 7),
     systemClock,
@@ -301,6 +306,8 @@ describe('route access', () => {
       'POST /v1/streams': { title: 'Not yours to create' },
       'POST /v1/webhooks': { url: 'https://hooks.example/two', events: ['*'] },
       'PATCH /v1/webhooks/:id': { events: ['ping'] },
+      'PATCH /v1/streams/:id': { title: 'Not yours to rename' },
+      'PATCH /v1/videos/:id': { title: 'Not yours to rename' },
       'POST /v1/webhooks/:id/recover': { since: new Date(Date.now() - 60_000).toISOString() },
     };
 
@@ -311,11 +318,16 @@ describe('route access', () => {
     assert.deepEqual(
       writeRoutes.map((r) => `${r.method} ${r.path}`).sort(),
       [
+        'DELETE /v1/streams/:id',
         'DELETE /v1/uploads/:id',
+        'DELETE /v1/videos/:id',
         'DELETE /v1/webhooks/:id',
+        'PATCH /v1/streams/:id',
+        'PATCH /v1/videos/:id',
         'PATCH /v1/webhooks/:id',
         'POST /v1/ingest/reset-key',
         'POST /v1/streams',
+        'POST /v1/streams/:id/end',
         'POST /v1/streams/:id/reset-stream-key',
         'POST /v1/uploads',
         'POST /v1/webhooks',
@@ -370,6 +382,7 @@ describe('route access', () => {
     );
     const mine = await call(running, 'GET', `/v1/streams/${stream.body.id}`, writeKey);
     assert.equal(mine.body.stream_key, stream.body.stream_key, 'the stream key was not reset');
+    assert.equal(mine.body.title, 'Mine', 'the stream was not renamed (nor deleted)');
     const webhooks = await call(running, 'GET', '/v1/webhooks', writeKey);
     assert.deepEqual(
       webhooks.body.data.map((w: { id: string }) => w.id),

@@ -346,11 +346,11 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
   const services = createServices(
     {
       publicUrl: media ? `http://127.0.0.1:${httpPort}` : (options.publicUrl ?? 'http://media.test'),
+      dataDir: database.dataDir,
       ingest: ingestConfig,
       webhooks: config,
       signups: options.signups ?? 'open',
       passwordCost: options.passwordCost ?? TEST_PASSWORD_COST,
-      dataDir: database.dataDir,
       ...(options.uploads ? { uploads: options.uploads } : {}),
     },
     handle,

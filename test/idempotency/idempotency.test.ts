@@ -81,7 +81,12 @@ async function secondInstance(
 ): Promise<{ origin: string; streams: StreamService }> {
   const handle = openDatabase(server.database.url);
   const services = createServices(
-    { publicUrl: 'http://media.test', ingest: { rtmpPort: server.rtmpPort }, webhooks: server.config },
+    {
+      publicUrl: 'http://media.test',
+      dataDir: server.dataDir,
+      ingest: { rtmpPort: server.rtmpPort },
+      webhooks: server.config,
+    },
     handle,
     secretKey,
     server.clock,

@@ -205,6 +205,7 @@ describe('Redis rate-limit store', { skip: SKIP_WITHOUT_REDIS }, () => {
         const services = createServices(
           {
             publicUrl: 'http://media.test',
+            dataDir: database.dataDir,
             ingest: { rtmpPort: 1935 },
           },
           handle,

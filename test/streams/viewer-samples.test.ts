@@ -1,7 +1,9 @@
 // The viewer-count history behind the creator's chart: at most one sample per stream per
 // interval, read back oldest first, pruned by age and removed with the stream, on both dialects.
 import assert from 'node:assert/strict';
+import os from 'node:os';
 import { describe, test } from 'node:test';
+import { MediaPaths } from '../../src/media/media-paths.ts';
 import { StreamKeyVault } from '../../src/streams/stream-key-vault.ts';
 import { StreamService } from '../../src/streams/stream.service.ts';
 import { SAMPLE_INTERVAL_MS, ViewerSamples } from '../../src/streams/viewer-samples.ts';
@@ -26,6 +28,7 @@ for (const dialect of DIALECTS) {
         clock,
         new PublicUrls('http://localhost:3000', 1935),
         new StreamKeyVault(Buffer.alloc(32, 7)),
+        new MediaPaths(os.tmpdir()),
       );
       const { stream } = await streams.create('usr_samples', { title: 'Charted' });
       const samples = new ViewerSamples(db, clock, { retentionDays: 2 });

@@ -168,10 +168,16 @@ for (const { dialect, test } of mediaDialects(
       const videos = await server.services.database.db.selectFrom('videos').select('id').execute();
       assert.equal(videos.length, 2);
       assert.deepEqual(fs.readdirSync(path.join(server.dataDir, 'media', 'staging')), []);
-      // The originals are kept.
-      for (const id of [ids.h264, ids.hevc]) {
-        assert.ok(fs.statSync(path.join(server.dataDir, 'uploads', id)).size > 0);
-      }
+      // The originals are kept beside their videos, byte for byte, and go when a video is deleted.
+      assert.deepEqual(
+        fs.readFileSync(path.join(server.dataDir, 'media', 'originals', copied.video_id)),
+        fs.readFileSync(h264),
+      );
+      assert.deepEqual(
+        fs.readdirSync(path.join(server.dataDir, 'uploads')),
+        [],
+        'the refused file’s bytes are gone too',
+      );
 
       // Both play in Chromium.
       const browser = await launchBrowser(t);
@@ -182,6 +188,12 @@ for (const { dialect, test } of mediaDialects(
         await waitUntilPlaying(page, 1);
         await page.close();
       }
+      const deleted = await server.request('DELETE', `/v1/videos/${encoded.video_id}`, {
+        key: account.writeKey,
+      });
+      assert.equal(deleted.status, 200);
+      assert.equal(fs.existsSync(path.join(server.dataDir, 'media', 'originals', encoded.video_id)), false);
+      assert.equal((await fetch(`${server.origin}/media/videos/${encoded.video_id}/index.m3u8`)).status, 404);
     });
 
     test('a job whose worker died is taken again when its lease lapses, and published once', async (t) => {

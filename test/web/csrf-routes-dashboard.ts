@@ -9,6 +9,24 @@ async function ownStream(context: CsrfContext): Promise<{ id: string; key: strin
   return { id: created.stream.id, key: created.streamKey };
 }
 
+async function ownVideo(context: CsrfContext): Promise<string> {
+  const video = await context.server.services.videos.publish({
+    creatorId: context.userId,
+    title: 'Guarded video',
+    durationSeconds: 60,
+  });
+  return video.id;
+}
+
+async function videoTitle(context: CsrfContext, id: string): Promise<string | undefined> {
+  const row = await context.server.handle.db
+    .selectFrom('videos')
+    .select('title')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row?.title;
+}
+
 async function ownWebhook(context: CsrfContext): Promise<{ id: string; secret: string }> {
   const { row, secret } = await context.server.services.webhooks.register(context.userId, {
     url: 'https://127.0.0.1:9/csrf-hook',
@@ -65,6 +83,69 @@ export const CSRF_ROUTES: CsrfRoute[] = [
         unchanged: async () => {
           const found = await context.server.services.streams.findByStreamKey(stream.key);
           assert.equal(found?.id, stream.id, 'the key still works');
+        },
+      };
+    },
+  },
+  {
+    method: 'POST',
+    route: '/dashboard/streams/:id',
+    async setup(context) {
+      const stream = await ownStream(context);
+      return {
+        as: 'user',
+        path: `/dashboard/streams/${stream.id}`,
+        form: { title: 'Forged title', privacy: 'private' },
+        unchanged: async () => {
+          const now = await context.server.services.streams.get(stream.id);
+          assert.equal(now.title, 'Guarded', 'not renamed');
+          assert.equal(now.privacy, 'public', 'still public');
+        },
+      };
+    },
+  },
+  {
+    method: 'POST',
+    route: '/dashboard/streams/:id/end',
+    async setup(context) {
+      const stream = await ownStream(context);
+      await context.server.services.streams.goLive(stream.id);
+      return {
+        as: 'user',
+        path: `/dashboard/streams/${stream.id}/end`,
+        form: {},
+        unchanged: async () => {
+          assert.equal((await context.server.services.streams.get(stream.id)).status, 'live', 'still live');
+        },
+      };
+    },
+  },
+  {
+    method: 'POST',
+    route: '/dashboard/videos/:id',
+    async setup(context) {
+      const id = await ownVideo(context);
+      return {
+        as: 'user',
+        path: `/dashboard/videos/${id}`,
+        form: { title: 'Forged title', tags: 'forged' },
+        unchanged: async () => {
+          assert.equal(await videoTitle(context, id), 'Guarded video', 'not renamed');
+        },
+      };
+    },
+  },
+  {
+    method: 'POST',
+    route: '/dashboard/videos/:id/delete',
+    async setup(context) {
+      const id = await ownVideo(context);
+      return {
+        as: 'user',
+        path: `/dashboard/videos/${id}/delete`,
+        form: {},
+        unchanged: async () => {
+          assert.equal(await videoTitle(context, id), 'Guarded video', 'not deleted');
         },
       };
     },

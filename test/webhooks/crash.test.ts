@@ -34,6 +34,7 @@ for (const dialect of DIALECTS) {
       const services = createServices(
         {
           publicUrl: 'http://media.test',
+          dataDir: database.dataDir,
           ingest: { rtmpPort: 1935 },
           webhooks: { allowPrivateTargets: true },
         },

@@ -62,6 +62,25 @@ export interface paths {
         get: operations['getStream'];
         put?: never;
         post?: never;
+        /** Delete a stream that is not live (creator only); videos recorded from it stay */
+        delete: operations['deleteStream'];
+        options?: never;
+        head?: never;
+        /** Change a stream's details (creator only); when it goes live only before it has */
+        patch: operations['updateStream'];
+        trace?: never;
+    };
+    '/v1/streams/{id}/end': {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End a live stream (creator only): the encoder is disconnected, the recording kept */
+        post: operations['endStream'];
         delete?: never;
         options?: never;
         head?: never;
@@ -149,10 +168,12 @@ export interface paths {
         get: operations['getVideo'];
         put?: never;
         post?: never;
-        delete?: never;
+        /** Delete a published video and its media for good (creator only) */
+        delete: operations['deleteVideo'];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change a published video's details (creator only) */
+        patch: operations['updateVideo'];
         trace?: never;
     };
     '/v1/webhooks': {
@@ -1188,6 +1209,727 @@ export interface operations {
             };
             /** @description Every failed response has this shape. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteStream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        /** @enum {boolean} */
+                        deleted: true;
+                        id: string;
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateStream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Any of the fields; a field not given is left as it is. Title, description, category and privacy change at any time; scheduled_at and latency_mode only while the stream has not gone live. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Friday jam, part 2",
+                 *       "scheduled_at": "2030-01-01T18:00:00Z"
+                 *     }
+                 */
+                'application/json': {
+                    /** @enum {string} */
+                    category?: 'gaming' | 'music' | 'coding' | 'talk' | 'art' | 'just-chatting' | 'sports' | 'education' | 'science-and-technology' | 'travel' | 'food' | 'fitness';
+                    /** @description At most 2,000 characters; null clears it. */
+                    description?: string | null;
+                    /**
+                     * @description Only before the stream goes live (else 409).
+                     * @enum {string}
+                     */
+                    latency_mode?: 'normal' | 'low';
+                    /** @enum {string} */
+                    privacy?: 'public' | 'private';
+                    /**
+                     * Format: date-time
+                     * @description RFC 3339 with a time zone, in the future; null puts the stream in standby. Only before the stream goes live (else 409).
+                     */
+                    scheduled_at?: string | null;
+                    /** @description 1 to 120 characters (Unicode code points) after surrounding whitespace is trimmed. */
+                    title?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        /** @enum {string} */
+                        category: 'gaming' | 'music' | 'coding' | 'talk' | 'art' | 'just-chatting' | 'sports' | 'education' | 'science-and-technology' | 'travel' | 'food' | 'fitness';
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        created_at: string;
+                        creator_id: string;
+                        description: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        ended_at: string | null;
+                        /** @description Prefix `str_`. */
+                        id: string;
+                        /** @description Present only on the creator's own requests made with a write-scoped key (POST /streams, GET /streams/{id}, the key reset). */
+                        ingest?: {
+                            /** @description Null when the ingest is not handling the stream (not publishing and not waiting for a reconnect), or handles it in another process. */
+                            health?: {
+                                audio: {
+                                    channels: number | null;
+                                    codec: string;
+                                    profile: string | null;
+                                    sample_rate: number | null;
+                                } | null;
+                                bitrate_kbps: {
+                                    /** @description Since the encoder connected. */
+                                    average: number | null;
+                                    /** @description Over the last 5 s of media. */
+                                    current: number | null;
+                                };
+                                dropped_data: {
+                                    /** @description Timestamps that went backwards. */
+                                    backward_jumps: number;
+                                    /** @description Jumps forward over 1 s in a track: data that never came. */
+                                    timestamp_gaps: number;
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC with milliseconds.
+                                 */
+                                measured_at: string;
+                                /** @description Encoder connections so far (1 + reconnects). */
+                                publishes: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC with milliseconds.
+                                 */
+                                reconnect_deadline: string | null;
+                                /**
+                                 * @description `reconnecting`: the encoder disconnected and the stream waits for it until `reconnect_deadline`.
+                                 * @enum {string}
+                                 */
+                                state: 'publishing' | 'reconnecting';
+                                video: {
+                                    codec: string;
+                                    /** @description Frames per second over the last 5 s. */
+                                    frame_rate: number | null;
+                                    height: number | null;
+                                    /** @description Between the last two keyframes. */
+                                    keyframe_interval_seconds: number | null;
+                                    level: string | null;
+                                    profile: string | null;
+                                    width: number | null;
+                                } | null;
+                                warnings: {
+                                    /** @enum {string} */
+                                    code: 'keyframe_interval_too_long' | 'bitrate_too_high' | 'bitrate_unstable' | 'no_audio' | 'frame_rate_unstable' | 'publisher_disconnected';
+                                    /** @description What is wrong and what to change in the encoder. */
+                                    message: string;
+                                }[];
+                            } | null;
+                            /** @description Server URL to enter in the streaming software. */
+                            rtmp_url: string;
+                            /** @description Secret key to publish with. Shown only to the creator, on a write-scoped key. */
+                            stream_key: string;
+                        };
+                        /**
+                         * @description `normal` (2 s segments, about 6 s behind live) or `low` (1 s segments, a player kept near the live edge).
+                         * @enum {string}
+                         */
+                        latency_mode: 'normal' | 'low';
+                        peak_viewer_count: number | null;
+                        /** @enum {string} */
+                        privacy: 'public' | 'private';
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        scheduled_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        started_at: string | null;
+                        /** @enum {string} */
+                        status: 'live' | 'scheduled' | 'ended';
+                        /** Format: uri */
+                        stream_url: string;
+                        /** Format: uri */
+                        thumbnail_url: string | null;
+                        title: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        updated_at: string;
+                        /** @description Null unless live. */
+                        viewer_count: number | null;
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    endStream: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: a repeat with the same key and the same body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing. 1 to 255 printable ASCII characters, unique per request (a UUID, say); scoped to the account. */
+                'idempotency-key'?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        /** @enum {string} */
+                        category: 'gaming' | 'music' | 'coding' | 'talk' | 'art' | 'just-chatting' | 'sports' | 'education' | 'science-and-technology' | 'travel' | 'food' | 'fitness';
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        created_at: string;
+                        creator_id: string;
+                        description: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        ended_at: string | null;
+                        /** @description Prefix `str_`. */
+                        id: string;
+                        /** @description Present only on the creator's own requests made with a write-scoped key (POST /streams, GET /streams/{id}, the key reset). */
+                        ingest?: {
+                            /** @description Null when the ingest is not handling the stream (not publishing and not waiting for a reconnect), or handles it in another process. */
+                            health?: {
+                                audio: {
+                                    channels: number | null;
+                                    codec: string;
+                                    profile: string | null;
+                                    sample_rate: number | null;
+                                } | null;
+                                bitrate_kbps: {
+                                    /** @description Since the encoder connected. */
+                                    average: number | null;
+                                    /** @description Over the last 5 s of media. */
+                                    current: number | null;
+                                };
+                                dropped_data: {
+                                    /** @description Timestamps that went backwards. */
+                                    backward_jumps: number;
+                                    /** @description Jumps forward over 1 s in a track: data that never came. */
+                                    timestamp_gaps: number;
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC with milliseconds.
+                                 */
+                                measured_at: string;
+                                /** @description Encoder connections so far (1 + reconnects). */
+                                publishes: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC with milliseconds.
+                                 */
+                                reconnect_deadline: string | null;
+                                /**
+                                 * @description `reconnecting`: the encoder disconnected and the stream waits for it until `reconnect_deadline`.
+                                 * @enum {string}
+                                 */
+                                state: 'publishing' | 'reconnecting';
+                                video: {
+                                    codec: string;
+                                    /** @description Frames per second over the last 5 s. */
+                                    frame_rate: number | null;
+                                    height: number | null;
+                                    /** @description Between the last two keyframes. */
+                                    keyframe_interval_seconds: number | null;
+                                    level: string | null;
+                                    profile: string | null;
+                                    width: number | null;
+                                } | null;
+                                warnings: {
+                                    /** @enum {string} */
+                                    code: 'keyframe_interval_too_long' | 'bitrate_too_high' | 'bitrate_unstable' | 'no_audio' | 'frame_rate_unstable' | 'publisher_disconnected';
+                                    /** @description What is wrong and what to change in the encoder. */
+                                    message: string;
+                                }[];
+                            } | null;
+                            /** @description Server URL to enter in the streaming software. */
+                            rtmp_url: string;
+                            /** @description Secret key to publish with. Shown only to the creator, on a write-scoped key. */
+                            stream_key: string;
+                        };
+                        /**
+                         * @description `normal` (2 s segments, about 6 s behind live) or `low` (1 s segments, a player kept near the live edge).
+                         * @enum {string}
+                         */
+                        latency_mode: 'normal' | 'low';
+                        peak_viewer_count: number | null;
+                        /** @enum {string} */
+                        privacy: 'public' | 'private';
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        scheduled_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        started_at: string | null;
+                        /** @enum {string} */
+                        status: 'live' | 'scheduled' | 'ended';
+                        /** Format: uri */
+                        stream_url: string;
+                        /** Format: uri */
+                        thumbnail_url: string | null;
+                        title: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        updated_at: string;
+                        /** @description Null unless live. */
+                        viewer_count: number | null;
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description idempotency_key_reused: the key was used for a different request; idempotency_key_in_use: the first request with the key is still running (retry later). Other 409s are the route's own. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2481,6 +3223,393 @@ export interface operations {
             };
         };
     };
+    deleteVideo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        /** @enum {boolean} */
+                        deleted: true;
+                        id: string;
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateVideo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Any of the fields; a field not given is left as it is. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Friday jam (full set)",
+                 *       "tags": [
+                 *         "jazz",
+                 *         "live"
+                 *       ]
+                 *     }
+                 */
+                'application/json': {
+                    /** @enum {string} */
+                    category?: 'gaming' | 'music' | 'coding' | 'talk' | 'art' | 'just-chatting' | 'sports' | 'education' | 'science-and-technology' | 'travel' | 'food' | 'fitness';
+                    /** @description Replaces the chapters (at most 100); each starts within the video. Returned sorted by start. */
+                    chapters?: {
+                        start_seconds: number;
+                        title: string;
+                    }[];
+                    /** @description At most 2,000 characters; null clears it. */
+                    description?: string | null;
+                    /** @enum {string} */
+                    privacy?: 'public' | 'private';
+                    /** @description Replaces the tags: at most 20, each 1 to 50 characters; duplicates are dropped. */
+                    tags?: string[];
+                    /** @description 1 to 120 characters (Unicode code points) after surrounding whitespace is trimmed. */
+                    title?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        /** @enum {string} */
+                        category: 'gaming' | 'music' | 'coding' | 'talk' | 'art' | 'just-chatting' | 'sports' | 'education' | 'science-and-technology' | 'travel' | 'food' | 'fitness';
+                        chapters: {
+                            start_seconds: number;
+                            title: string;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        created_at: string;
+                        creator_id: string;
+                        description: string | null;
+                        duration_seconds: number;
+                        /** @description Prefix `vid_`. */
+                        id: string;
+                        /** Format: uri */
+                        playback_url: string;
+                        /** @enum {string} */
+                        privacy: 'public' | 'private';
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        published_at: string;
+                        source_stream_id: string | null;
+                        tags: string[];
+                        /** Format: uri */
+                        thumbnail_url: string;
+                        title: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        updated_at: string;
+                        /** Format: uri */
+                        video_url: string;
+                        view_count: number;
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
     listWebhooks: {
         parameters: {
             query?: never;
@@ -2602,7 +3731,7 @@ export interface operations {
         requestBody: {
             content: {
                 'application/json': {
-                    /** @description Event types (stream.started, stream.ended, video.published, subscription.created, subscription.cancelled, upload.processing, upload.ready, upload.errored, upload.cancelled, ping), or the single item `*` for all current and future ones. */
+                    /** @description Event types (stream.started, stream.ended, video.published, subscription.created, subscription.cancelled, stream.updated, stream.deleted, video.updated, video.deleted, upload.processing, upload.ready, upload.errored, upload.cancelled, ping), or the single item `*` for all current and future ones. */
                     events: string[];
                     /** @description An absolute https:// URL. */
                     url: string;
@@ -3252,7 +4381,7 @@ export interface operations {
             query?: {
                 /** @description The previous page's `pagination.next_cursor`. */
                 cursor?: string;
-                event_type?: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'upload.processing' | 'upload.ready' | 'upload.errored' | 'upload.cancelled' | 'ping';
+                event_type?: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'stream.updated' | 'stream.deleted' | 'video.updated' | 'video.deleted' | 'upload.processing' | 'upload.ready' | 'upload.errored' | 'upload.cancelled' | 'ping';
                 /** @description Page size. */
                 limit?: number;
                 status?: 'pending' | 'sending' | 'succeeded' | 'failed';
@@ -3284,7 +4413,7 @@ export interface operations {
                             /** @description The event, prefix `evt_`; the same on every attempt. */
                             event_id: string;
                             /** @enum {string} */
-                            event_type: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'upload.processing' | 'upload.ready' | 'upload.errored' | 'upload.cancelled' | 'ping';
+                            event_type: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'stream.updated' | 'stream.deleted' | 'video.updated' | 'video.deleted' | 'upload.processing' | 'upload.ready' | 'upload.errored' | 'upload.cancelled' | 'ping';
                             /**
                              * Format: date-time
                              * @description ISO 8601 timestamp in UTC with milliseconds.
@@ -3478,7 +4607,7 @@ export interface operations {
                         /** @description The event, prefix `evt_`; the same on every attempt. */
                         event_id: string;
                         /** @enum {string} */
-                        event_type: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'upload.processing' | 'upload.ready' | 'upload.errored' | 'upload.cancelled' | 'ping';
+                        event_type: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'stream.updated' | 'stream.deleted' | 'video.updated' | 'video.deleted' | 'upload.processing' | 'upload.ready' | 'upload.errored' | 'upload.cancelled' | 'ping';
                         /**
                          * Format: date-time
                          * @description ISO 8601 timestamp in UTC with milliseconds.
@@ -3631,7 +4760,7 @@ export interface operations {
                         /** @description The event, prefix `evt_`; the same on every attempt. */
                         event_id: string;
                         /** @enum {string} */
-                        event_type: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'upload.processing' | 'upload.ready' | 'upload.errored' | 'upload.cancelled' | 'ping';
+                        event_type: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'stream.updated' | 'stream.deleted' | 'video.updated' | 'video.deleted' | 'upload.processing' | 'upload.ready' | 'upload.errored' | 'upload.cancelled' | 'ping';
                         /**
                          * Format: date-time
                          * @description ISO 8601 timestamp in UTC with milliseconds.

@@ -16,6 +16,14 @@ export declare const operationRoutes: {
         readonly method: "POST";
         readonly path: "/v1/webhooks";
     };
+    readonly deleteStream: {
+        readonly method: "DELETE";
+        readonly path: "/v1/streams/{id}";
+    };
+    readonly deleteVideo: {
+        readonly method: "DELETE";
+        readonly path: "/v1/videos/{id}";
+    };
     readonly deleteWebhook: {
         readonly method: "DELETE";
         readonly path: "/v1/webhooks/{id}";
@@ -23,6 +31,10 @@ export declare const operationRoutes: {
     readonly enableWebhook: {
         readonly method: "POST";
         readonly path: "/v1/webhooks/{id}/enable";
+    };
+    readonly endStream: {
+        readonly method: "POST";
+        readonly path: "/v1/streams/{id}/end";
     };
     readonly getIngestSettings: {
         readonly method: "GET";
@@ -95,6 +107,14 @@ export declare const operationRoutes: {
     readonly testWebhook: {
         readonly method: "POST";
         readonly path: "/v1/webhooks/{id}/test";
+    };
+    readonly updateStream: {
+        readonly method: "PATCH";
+        readonly path: "/v1/streams/{id}";
+    };
+    readonly updateVideo: {
+        readonly method: "PATCH";
+        readonly path: "/v1/videos/{id}";
     };
     readonly updateWebhook: {
         readonly method: "PATCH";

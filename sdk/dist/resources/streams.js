@@ -19,4 +19,19 @@ export class Streams {
     resetStreamKey(id, options) {
         return this.transport.call('resetStreamKey', { path: [id] }, options);
     }
+    /**
+     * Changes the fields given (creator only). Title, description, category and privacy change at
+     * any time; `scheduled_at` and `latency_mode` only before the stream goes live (else a 409).
+     */
+    update(id, params, options) {
+        return this.transport.call('updateStream', { path: [id], body: params }, options);
+    }
+    /** Deletes a stream that is not live, for good; videos recorded from it stay. */
+    delete(id, options) {
+        return this.transport.call('deleteStream', { path: [id] }, options);
+    }
+    /** Ends a live stream: its encoder is disconnected and its recording published as usual. */
+    end(id, options) {
+        return this.transport.call('endStream', { path: [id], retry: 'keyed' }, options);
+    }
 }

@@ -11,4 +11,12 @@ export class Videos {
     get(id, options) {
         return this.transport.call('getVideo', { path: [id] }, options);
     }
+    /** Changes the fields given of a published video (creator only); tags and chapters are replaced. */
+    update(id, params, options) {
+        return this.transport.call('updateVideo', { path: [id], body: params }, options);
+    }
+    /** Deletes a published video and its media for good; its URLs answer 404 from then on. */
+    delete(id, options) {
+        return this.transport.call('deleteVideo', { path: [id] }, options);
+    }
 }

@@ -1,5 +1,5 @@
 // What a delivery's body holds, typed by event type (decisions.md, "Event data").
-import type { Stream, Video } from '../types.js';
+import type { Stream, Upload, Video } from '../types.js';
 
 /** A stream event's `data`: the stream's detail object, without ingest settings. */
 export type StreamEventData = Omit<Stream, 'ingest'>;
@@ -15,6 +15,12 @@ export interface Subscription {
   cancelled_at: string | null;
 }
 
+/** `stream.deleted` and `video.deleted`: the resource is gone, only its id remains. */
+export interface DeletedEventData {
+  id: string;
+  deleted: true;
+}
+
 export interface PingEventData {
   webhook_id: string;
 }
@@ -25,6 +31,14 @@ export interface WebhookEventData {
   'video.published': Video;
   'subscription.created': Subscription;
   'subscription.cancelled': Subscription;
+  'stream.updated': StreamEventData;
+  'stream.deleted': DeletedEventData;
+  'video.updated': Video;
+  'video.deleted': DeletedEventData;
+  'upload.processing': Upload;
+  'upload.ready': Upload;
+  'upload.errored': Upload;
+  'upload.cancelled': Upload;
   ping: PingEventData;
 }
 

@@ -8,7 +8,9 @@ import { DeliveryChart } from '../../webhooks/delivery-chart.ts';
 import { PAGE, requireUser } from './core.ts';
 import type { DashboardDeps } from './dashboard.deps.ts';
 import { StreamEvents } from './stream-events.ts';
+import { dashboardStreamManageRoutes } from './stream-manage.routes.ts';
 import { dashboardStreamRoutes } from './streams.routes.ts';
+import { dashboardVideoManageRoutes } from './video-manage.routes.ts';
 import { dashboardVideoRoutes } from './videos.routes.ts';
 import { dashboardWebhookRoutes } from './webhooks.routes.ts';
 import { isNotFound } from './not-found.ts';
@@ -47,6 +49,8 @@ export async function dashboardRoutes(app: FastifyInstance, options: WebRoutesOp
     return reply.redirect('/dashboard/streams', 303);
   });
   await dashboardStreamRoutes(app, deps);
+  await dashboardStreamManageRoutes(app, deps);
   await dashboardVideoRoutes(app, deps);
+  await dashboardVideoManageRoutes(app, deps);
   await dashboardWebhookRoutes(app, deps);
 }

@@ -4,6 +4,7 @@ import type { StreamListRow } from '../../streams/stream.repository.ts';
 import type { StreamRow } from '../../streams/stream.table.ts';
 import type { ViewerSample } from '../../streams/viewer-samples.ts';
 import { html, raw, type SafeHtml } from './core.ts';
+import { describedBy, problemFor, radioGroup } from './form-fields.ts';
 import type { FormProblem } from './form-validation.ts';
 import { formatTime, isoTime, jsonForScript } from './format.ts';
 
@@ -87,38 +88,6 @@ export const EMPTY_STREAM_FORM: StreamFormValues = {
   record: true,
   latency_mode: 'normal',
 };
-
-function problemFor(problem: FormProblem | undefined, name: string): SafeHtml | '' {
-  if (!problem || problem.field !== name) return '';
-  return html`<p class="field-error" id="${name}-error">${problem.message}</p>`;
-}
-
-function describedBy(problem: FormProblem | undefined, name: string, hint?: string): SafeHtml {
-  const ids = [hint, problem?.field === name ? `${name}-error` : undefined].filter(Boolean).join(' ');
-  const invalid = problem?.field === name ? ' aria-invalid="true"' : '';
-  return raw(ids === '' ? invalid : `aria-describedby="${ids}"${invalid}`);
-}
-
-/** A fieldset of radio buttons, `[value, label]` each, the one whose value is `checked` checked. */
-function radioGroup(
-  legend: string,
-  name: string,
-  checked: string,
-  problem: FormProblem | undefined,
-  choices: readonly (readonly [value: string, label: string])[],
-): SafeHtml {
-  return html`<fieldset class="field">
-    <legend>${legend}</legend>
-    ${choices.map(
-      ([value, label]) =>
-        html`<label class="inline"
-          ><input type="radio" name="${name}" value="${value}" ${value === checked ? raw(' checked') : ''} />
-          ${label}</label
-        >`,
-    )}
-    ${problemFor(problem, name)}
-  </fieldset>`;
-}
 
 export function newStreamBody(csrf: SafeHtml, values: StreamFormValues, problem?: FormProblem): SafeHtml {
   return html`<h1>New stream</h1>
@@ -242,6 +211,16 @@ export function streamPageBody(csrf: SafeHtml, data: StreamPageData): SafeHtml {
       ${standbyOrScheduled(stream) === '' ? '' : html`<span id="standby-note">${standbyOrScheduled(stream)}. </span>`}${stream.started_at !== null ? html`Started ${formatTime(stream.started_at)}. ` : ''}${stream.ended_at !== null ? html`Ended ${formatTime(stream.ended_at)}. ` : ''}
       <a href="${data.watchPath}">Public watch page</a>
     </p>
+    <div class="button-row" id="stream-actions">
+      <a class="button" id="edit-stream" href="/dashboard/streams/${id}/edit">Edit details</a>
+      <a
+        class="button danger"
+        id="end-stream"
+        href="/dashboard/streams/${id}/end"
+        ${stream.status === 'live' ? '' : raw('hidden')}
+        >End stream</a
+      >
+    </div>
     <div class="stream-grid">
       <section aria-labelledby="preview-heading" class="panel">
         <h2 id="preview-heading">Preview</h2>

@@ -91,11 +91,15 @@ export async function dashboardStreamRoutes(app: FastifyInstance, deps: Dashboar
     const { stream, streamKey } = owned;
     const reveal = query.reveal === 'key';
     const notice =
-      query.reset === '1'
-        ? 'A new stream key was issued. Update it in your streaming software.'
-        : query.created === '1'
-          ? 'Stream created. Enter the ingest settings in your streaming software and start streaming.'
-          : undefined;
+      query.updated === '1'
+        ? 'Stream details saved.'
+        : query.ended === '1'
+          ? `Stream ended: your streaming software was disconnected.${stream.record === 1 ? ' The recording becomes a video in a moment.' : ''}`
+          : query.reset === '1'
+            ? 'A new stream key was issued. Update it in your streaming software.'
+            : query.created === '1'
+              ? 'Stream created. Enter the ingest settings in your streaming software and start streaming.'
+              : undefined;
     const body = streamPageBody(csrfField(request), {
       stream,
       rtmpUrl: urls.rtmpIngest,
@@ -253,7 +257,7 @@ export function toApiBody(form: Record<string, unknown>): Record<string, unknown
  * RFC 3339. A value that already has a zone, or is not a local date-time, is left for the
  * API's rule to judge.
  */
-function withOffset(value: string, tzOffset: string | undefined): string {
+export function withOffset(value: string, tzOffset: string | undefined): string {
   const local = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(:\d{2})?$/.exec(value);
   if (!local) return value;
   const minutes = Number.parseInt(tzOffset ?? '0', 10);

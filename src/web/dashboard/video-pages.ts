@@ -8,8 +8,9 @@ function sourceLink(streamId: string | null): SafeHtml | string {
   return streamId === null ? 'Uploaded' : html`<a href="/dashboard/streams/${streamId}">Stream</a>`;
 }
 
-export function videoListBody(rows: VideoListRow[], nextCursor: string | null): SafeHtml {
+export function videoListBody(rows: VideoListRow[], nextCursor: string | null, notice?: string): SafeHtml {
   return html`<div class="page-head"><h1>Videos</h1></div>
+    ${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
     ${
       rows.length === 0
         ? html`<p class="empty">No videos yet. A recorded stream becomes a video here when it ends.</p>`
@@ -46,9 +47,23 @@ export function videoListBody(rows: VideoListRow[], nextCursor: string | null): 
     ${nextCursor ? html`<p><a href="/dashboard/videos?cursor=${encodeURIComponent(nextCursor)}">Older videos</a></p>` : ''}`;
 }
 
-export function videoPageBody(video: VideoRow, playbackPath: string | null, watchPath: string): SafeHtml {
+export function videoPageBody(
+  video: VideoRow,
+  playbackPath: string | null,
+  watchPath: string,
+  notice?: string,
+): SafeHtml {
   return html`<p class="crumbs"><a href="/dashboard/videos">Videos</a></p>
     <h1>${video.title}</h1>
+    ${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
+    ${
+      video.published_at === null
+        ? ''
+        : html`<div class="button-row" id="video-actions">
+            <a class="button" id="edit-video" href="/dashboard/videos/${video.id}/edit">Edit details</a>
+            <a class="button danger" id="delete-video" href="/dashboard/videos/${video.id}/delete">Delete</a>
+          </div>`
+    }
     <div class="stream-grid">
       <section class="panel" aria-labelledby="player-heading">
         <h2 id="player-heading">Player</h2>
@@ -72,6 +87,8 @@ export function videoPageBody(video: VideoRow, playbackPath: string | null, watc
           <dd>${video.privacy === 'private' ? 'Unlisted' : 'Public'}</dd>
           <dt>Category</dt>
           <dd>${video.category}</dd>
+          <dt>Tags</dt>
+          <dd id="video-tags">${(JSON.parse(video.tags) as string[]).join(', ') || '—'}</dd>
           <dt>Published</dt>
           <dd>${video.published_at === null ? 'Processing' : formatTime(video.published_at)}</dd>
           <dt>Watch page</dt>

@@ -23,7 +23,12 @@ export async function dashboardVideoRoutes(app: FastifyInstance, { services }: D
       (row) => ({ sortKey: row.published_at ?? row.created_at, id: row.id }),
       (row) => row,
     );
-    const body = videoListBody(page.data, page.pagination.next_cursor);
+    const deleted = (request.query as Record<string, string | undefined>).deleted === '1';
+    const body = videoListBody(
+      page.data,
+      page.pagination.next_cursor,
+      deleted ? 'Video deleted.' : undefined,
+    );
     return sendPage(reply, renderPage({ title: 'Videos', request, body, section: 'videos', styles: STYLES }));
   });
 
@@ -41,6 +46,9 @@ export async function dashboardVideoRoutes(app: FastifyInstance, { services }: D
       video,
       video.published_at === null ? null : urls.pathOf(urls.videoPlayback(video.id)),
       urls.pathOf(urls.videoPage(video.id)),
+      (request.query as Record<string, string | undefined>).updated === '1'
+        ? 'Video details saved.'
+        : undefined,
     );
     return sendPage(
       reply,
