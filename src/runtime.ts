@@ -56,6 +56,8 @@ function privatePaths(config: Config, db: Db): string[] {
     media.streamsRoot,
     media.videosRoot,
     media.stagingRoot,
+    media.originalsRoot,
+    path.join(config.dataDir, 'uploads'),
   ];
   if (dialectOf(db) === 'sqlite' && config.databaseUrl !== ':memory:') {
     const file = path.resolve(config.databaseUrl);
