@@ -93,26 +93,12 @@ export class UploadService {
         );
       }
       const now = this.clock.now();
-      const upload: UploadRow = {
-        id: newId('upl'),
-        creator_id: input.creatorId,
-        status: 'waiting',
+      const upload = newUploadRow(input, details, {
         size: input.size,
-        received_bytes: 0,
-        processing_percent: 0,
-        title: details.title,
-        description: input.description ?? null,
-        category: details.category,
-        privacy: input.privacy ?? 'public',
-        tags: JSON.stringify([...new Set(input.tags ?? [])]),
-        chapters: JSON.stringify(input.chapters ?? []),
-        video_id: null,
-        error_code: null,
-        error_message: null,
-        expires_at: now + this.limits.expiryMs,
-        created_at: now,
-        updated_at: now,
-      };
+        received: 0,
+        now,
+        expiresAt: now + this.limits.expiryMs,
+      });
       await repo.insertUpload(trx, upload);
       return upload;
     });
@@ -135,36 +121,16 @@ export class UploadService {
     if (!(await findUser(this.db, input.creatorId))) throw notFound('user', input.creatorId);
     const size = (await fsp.stat(file)).size;
     const now = this.clock.now();
-    const id = newId('upl');
-    await this.files.adopt(id, file);
-    const row: UploadRow = {
-      id,
-      creator_id: input.creatorId,
-      status: 'waiting',
-      size,
-      received_bytes: size,
-      processing_percent: 0,
-      title: details.title,
-      description: input.description ?? null,
-      category: details.category,
-      privacy: input.privacy ?? 'public',
-      tags: JSON.stringify([...new Set(input.tags ?? [])]),
-      chapters: JSON.stringify(input.chapters ?? []),
-      video_id: null,
-      error_code: null,
-      error_message: null,
-      expires_at: now,
-      created_at: now,
-      updated_at: now,
-    };
+    const row = newUploadRow(input, details, { size, received: size, now, expiresAt: now });
+    await this.files.adopt(row.id, file);
     try {
       await repo.insertUpload(this.db, row);
     } catch (error) {
-      await this.files.remove(id);
+      await this.files.remove(row.id);
       throw error;
     }
-    const queued = await this.complete(id);
-    if (!queued) throw new Error(`upload ${id} could not be queued`);
+    const queued = await this.complete(row.id);
+    if (!queued) throw new Error(`upload ${row.id} could not be queued`);
     return queued;
   }
 
@@ -295,6 +261,34 @@ export class UploadService {
   private async record(trx: Db, type: EventType, row: UploadRow, at: number): Promise<void> {
     await recordEvent(trx, { type, accountId: row.creator_id, at, data: toUpload(row, this.urls) });
   }
+}
+
+/** A new upload, waiting for its bytes (or, imported, with them all in). */
+function newUploadRow(
+  input: Omit<CreateUploadInput, 'size'>,
+  details: { title: string; category: string },
+  at: { size: number; received: number; now: number; expiresAt: number },
+): UploadRow {
+  return {
+    id: newId('upl'),
+    creator_id: input.creatorId,
+    status: 'waiting',
+    size: at.size,
+    received_bytes: at.received,
+    processing_percent: 0,
+    title: details.title,
+    description: input.description ?? null,
+    category: details.category,
+    privacy: input.privacy ?? 'public',
+    tags: JSON.stringify([...new Set(input.tags ?? [])]),
+    chapters: JSON.stringify(input.chapters ?? []),
+    video_id: null,
+    error_code: null,
+    error_message: null,
+    expires_at: at.expiresAt,
+    created_at: at.now,
+    updated_at: at.now,
+  };
 }
 
 export function uploadNotFound(id: string): AppError {

@@ -12,6 +12,7 @@ import { test } from 'node:test';
 import pino from 'pino';
 import { STATUS_BY_CODE } from '../../src/http/error-handler.ts';
 import { parseResponses, rawExchange, startTestServer, type RawResponse } from '../helpers/server.ts';
+import { prng, type Rng } from '../helpers/prng.ts';
 
 const REQUESTS = Number(process.env.HTTP_FUZZ_REQUESTS ?? 2000);
 const SEED = Number(process.env.HTTP_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -20,23 +21,6 @@ const BUDGET_MS = Number(process.env.HTTP_FUZZ_SECONDS ?? (REQUESTS > 2000 ? 600
 const CONCURRENCY = 12;
 const REQUEST_TIMEOUT_MS = 400;
 const BODY_LIMIT = 64 * 1024;
-
-/** mulberry32: small, fast, and the same on every platform. */
-function prng(seed: number) {
-  let state = seed >>> 0;
-  const next = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-  const int = (max: number): number => Math.floor(next() * max);
-  const pick = <T>(items: readonly T[]): T => items[int(items.length)] as T;
-  const chance = (p: number): boolean => next() < p;
-  return { next, int, pick, chance };
-}
-type Rng = ReturnType<typeof prng>;
 
 interface Target {
   method: string;

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import pino from 'pino';
 import { STATUS_BY_CODE } from '../../src/http/error-handler.ts';
+import { prng } from '../helpers/prng.ts';
 import { rawExchange, startTestServer, type RawResponse } from '../helpers/server.ts';
 
 const REQUESTS = Number(process.env.TUS_FUZZ_REQUESTS ?? 800);
@@ -19,21 +20,6 @@ const SEED = Number(process.env.TUS_FUZZ_SEED ?? Math.floor(Math.random() * 2 **
 const BUDGET_MS = 25_000;
 const CONCURRENCY = 6;
 const SIZE = 200_000;
-
-function prng(seed: number) {
-  let state = seed >>> 0;
-  const next = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-  const int = (max: number): number => Math.floor(next() * max);
-  const pick = <T>(items: readonly T[]): T => items[int(items.length)] as T;
-  const chance = (p: number): boolean => next() < p;
-  return { next, int, pick, chance };
-}
 
 const METHODS = ['HEAD', 'PATCH', 'PATCH', 'PATCH', 'POST', 'OPTIONS', 'GET', 'PUT', 'DELETE', 'TRACE'];
 
