@@ -31,6 +31,7 @@ export type ErrorCode =
   | 'upload_offset_mismatch'
   | 'upload_size_mismatch'
   | 'unsupported_media_type'
+  | 'tus_version_unsupported'
   | 'request_timeout'
   | 'payload_too_large'
   | 'headers_too_large'

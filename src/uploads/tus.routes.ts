@@ -171,26 +171,31 @@ function tusHeaders(request: FastifyRequest): Record<string, string> {
 /** tus's own refusals are plain text; ours is the envelope, with tus's status kept. */
 async function asEnvelope(response: Response): Promise<Response> {
   const headers = new Headers(response.headers);
-  const statusText = STATUS_CODES[response.status] ?? '';
-  if (response.status < 400)
-    return new Response(response.body, { status: response.status, statusText, headers });
+  if (response.status < 400) {
+    return new Response(response.body, {
+      status: response.status,
+      statusText: STATUS_CODES[response.status] ?? '',
+      headers,
+    });
+  }
   const text = await response.text();
   let body = text;
+  let status = response.status;
   try {
     const parsed = JSON.parse(text) as { error?: unknown };
     if (parsed.error === undefined) throw new Error('not an envelope');
   } catch {
+    // The status follows the code, so a refusal means the same here as anywhere in the API
+    // (tus's 403 for a missing header is a 400 here).
     const code =
       TUS_STATUS_CODES[response.status] ?? (response.status >= 500 ? 'internal_error' : 'malformed_request');
-    body = JSON.stringify(
-      errorBody(
-        new AppError(code, TUS_MESSAGES[response.status] ?? (text.trim() || 'The tus request was refused.')),
-      ),
-    );
+    status = STATUS_BY_CODE[code];
+    const message = TUS_MESSAGES[response.status] ?? (text.trim() || 'The tus request was refused.');
+    body = JSON.stringify(errorBody(new AppError(code, message)));
   }
   headers.set('Content-Type', 'application/json; charset=utf-8');
   headers.set('Content-Length', String(Buffer.byteLength(body)));
-  return new Response(body, { status: response.status, statusText, headers });
+  return new Response(body, { status, statusText: STATUS_CODES[status] ?? '', headers });
 }
 
 /** What a client should do, in place of tus's terse texts. */
@@ -207,7 +212,7 @@ const TUS_STATUS_CODES: Partial<Record<number, ErrorCode>> = {
   404: 'resource_not_found',
   409: 'upload_offset_mismatch',
   410: 'upload_expired',
-  412: 'malformed_request',
+  412: 'tus_version_unsupported',
   413: 'upload_size_mismatch',
   415: 'unsupported_media_type',
 };

@@ -21,7 +21,8 @@ const BUDGET_MS = 25_000;
 const CONCURRENCY = 6;
 const SIZE = 200_000;
 
-const METHODS = ['HEAD', 'PATCH', 'PATCH', 'PATCH', 'POST', 'OPTIONS', 'GET', 'PUT', 'DELETE', 'TRACE'];
+// No DELETE: it would cancel the upload early and leave little to fuzz (tested in uploads-api).
+const METHODS = ['HEAD', 'PATCH', 'PATCH', 'PATCH', 'POST', 'OPTIONS', 'GET', 'PUT', 'TRACE'];
 
 function assertAnswer(response: RawResponse, where: string): void {
   assert.ok(response.status < 500, `${where}: ${response.status} ${response.body.slice(0, 300)}`);
