@@ -104,13 +104,25 @@ export function tusRoutes(options: TusRoutesOptions): (app: FastifyInstance) => 
         }
         reply.hijack();
         reply.raw.setHeader('X-Request-Id', request.id);
-        const response = await tusServer().handleWeb(new NodeRequest({ req: request.raw, res: reply.raw }));
-        const offset = response.headers.get('upload-offset');
-        // Progress is also reported while bytes arrive (POST_RECEIVE); this is the PATCH's last word.
-        if (request.method === 'PATCH' && response.status === 204 && offset !== null && token !== undefined) {
-          await uploads.received(token.id, Number(offset));
+        try {
+          const response = await tusServer().handleWeb(new NodeRequest({ req: request.raw, res: reply.raw }));
+          const offset = response.headers.get('upload-offset');
+          // Progress is also reported while bytes arrive (POST_RECEIVE); this is the PATCH's last word.
+          if (
+            request.method === 'PATCH' &&
+            response.status === 204 &&
+            offset !== null &&
+            token !== undefined
+          ) {
+            await uploads.received(token.id, Number(offset));
+          }
+          await sendNodeResponse(reply.raw, await asEnvelope(response));
+        } catch (error) {
+          // Fastify no longer owns this reply: whatever failed, the client must not be left waiting.
+          // The bytes written so far are kept, and HEAD says where to resume.
+          options.logger?.error({ err: error, reqId: request.id }, 'tus upload request failed');
+          reply.raw.destroy();
         }
-        await sendNodeResponse(reply.raw, await asEnvelope(response));
       },
     });
     app.route({
