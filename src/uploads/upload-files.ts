@@ -8,6 +8,16 @@ import { FileStore } from '@tus/file-store';
 import { MemoryLocker } from '@tus/server';
 import { Upload } from '@tus/utils';
 
+/**
+ * FileStore, except that it does not make its folder: FileStore's constructor starts an
+ * asynchronous mkdir whose failure it throws from a callback, out of anyone's reach, which would
+ * end the process (a folder removed at the wrong moment, a full disk). UploadFiles makes the
+ * folder itself, synchronously, where a failure is an ordinary error.
+ */
+class FolderMadeFileStore extends FileStore {}
+(FolderMadeFileStore.prototype as unknown as { checkOrCreateDirectory: () => void }).checkOrCreateDirectory =
+  () => undefined;
+
 export class UploadFiles {
   readonly directory: string;
   private readonly expiryMs: number;
@@ -23,7 +33,6 @@ export class UploadFiles {
   /** The tus file store, made on first use (a process that never sees an upload makes no folder). */
   get store(): FileStore {
     if (!this.fileStore) {
-      // Made here, owner-only, before the store's own (asynchronous, throwing) attempt.
       fs.mkdirSync(this.directory, { recursive: true, mode: 0o700 });
       this.fileStore = new FileStore({
         directory: this.directory,
