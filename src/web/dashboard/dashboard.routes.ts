@@ -1,4 +1,4 @@
-// The creator's dashboard under /dashboard: streams, videos and webhooks. Every page calls the
+// The creator's dashboard under /dashboard: streams, videos (and uploads) and webhooks. Every page calls the
 // same services as the API; the few reads it adds (viewer samples, delivery counts) live in
 // their features' repositories.
 import type { FastifyInstance } from 'fastify';
@@ -9,6 +9,7 @@ import { PAGE, requireUser } from './core.ts';
 import type { DashboardDeps } from './dashboard.deps.ts';
 import { StreamEvents } from './stream-events.ts';
 import { dashboardStreamRoutes } from './streams.routes.ts';
+import { dashboardUploadRoutes } from './uploads.routes.ts';
 import { dashboardVideoRoutes } from './videos.routes.ts';
 import { dashboardWebhookRoutes } from './webhooks.routes.ts';
 import { isNotFound } from './not-found.ts';
@@ -48,5 +49,6 @@ export async function dashboardRoutes(app: FastifyInstance, options: WebRoutesOp
   });
   await dashboardStreamRoutes(app, deps);
   await dashboardVideoRoutes(app, deps);
+  await dashboardUploadRoutes(app, deps);
   await dashboardWebhookRoutes(app, deps);
 }

@@ -9,7 +9,10 @@ function sourceLink(streamId: string | null): SafeHtml | string {
 }
 
 export function videoListBody(rows: VideoListRow[], nextCursor: string | null): SafeHtml {
-  return html`<div class="page-head"><h1>Videos</h1></div>
+  return html`<div class="page-head">
+      <h1>Videos</h1>
+      <a class="button primary" href="/dashboard/uploads">Upload a video</a>
+    </div>
     ${
       rows.length === 0
         ? html`<p class="empty">No videos yet. A recorded stream becomes a video here when it ends.</p>`
