@@ -16,6 +16,12 @@ export type Video = ResponseOf<'getVideo'>;
 export type VideoListItem = ResponseOf<'listVideos'>['data'][number];
 export type ListVideosParams = QueryOf<'listVideos'>;
 
+/** An upload: `waiting` -> `uploading` -> `processing` -> `ready` (with `video_id`), or `errored` / `cancelled`. */
+export type Upload = ResponseOf<'getUpload'>;
+export type UploadStatus = Upload['status'];
+export type CreateUploadParams = BodyOf<'createUpload'>;
+export type ListUploadsParams = QueryOf<'listUploads'>;
+
 export type Webhook = ResponseOf<'listWebhooks'>['data'][number];
 export type WebhookList = ResponseOf<'listWebhooks'>;
 /** A new webhook: with its signing secret, shown only once. */
