@@ -147,6 +147,13 @@ test('sqlite: upload a video from the dashboard, reload mid-transfer, resume, pa
   assert.ok(resumedFrom > 0, 'the upload resumed where it stopped, not at 0');
   assert.match((await page.textContent('#upload-stage')) ?? '', /^Resumed at \d+%/);
 
+  await page.waitForFunction(
+    () => / · about .+ left$/.test((globalThis as any).document.querySelector('#upload-stats').textContent),
+    null,
+    { timeout: 15_000, polling: 100 },
+  );
+  await screenshotBothWidths(page, 'dashboard-upload');
+
   // Pause and Resume.
   await page.getByRole('button', { name: 'Pause' }).click();
   await panelState(page, 'paused');
@@ -163,7 +170,7 @@ test('sqlite: upload a video from the dashboard, reload mid-transfer, resume, pa
   assert.equal(done.status, 'ready');
   assert.ok(done.video_id);
   await page.waitForSelector(`#recent-uploads tr[data-upload-id="${upload.id}"] [data-role="video"]`);
-  await check(page, 'dashboard-upload');
+  await check(page, 'dashboard-upload-ready');
 
   // The video plays.
   await Promise.all([page.waitForURL(/\/dashboard\/videos\/vid_\w+$/), page.click('#video-link')]);
