@@ -73,6 +73,9 @@
   /** @type {string | null} */
   let resumeTarget = null;
   let titleEdited = false;
+  /** The look-up of the chosen file's earlier upload, which Upload waits for. */
+  /** @type {Promise<void>} */
+  let choosing = Promise.resolve();
   /** @type {import('tus-js-client').Upload | null} */
   let transfer = null;
   /** @type {UploadObject | null} */
@@ -189,7 +192,7 @@
       titleInput.value = upload.title;
       show(
         resumeNote,
-        `You already started uploading this file as “${upload.title}” (${upload.progress}% sent). It continues where it stopped.`,
+        `You already started uploading this file as “${upload.title}” (${upload.progress}% sent). It continues where it stopped, with the details given then.`,
       );
       startButton.textContent = 'Resume upload';
     }
@@ -251,11 +254,13 @@
     }
     const chosen = file;
     startButton.disabled = true;
-    const started = resumable
-      ? Promise.resolve(resumable)
-      : createUpload(chosen).then((upload) =>
-          upload?.upload_url ? { upload, url: upload.upload_url } : null,
-        );
+    const started = choosing.then(() =>
+      resumable
+        ? resumable
+        : createUpload(chosen).then((upload) =>
+            upload?.upload_url ? { upload, url: upload.upload_url } : null,
+          ),
+    );
     started
       .then((target) => {
         if (!target) {
@@ -614,7 +619,7 @@
 
   fileInput.addEventListener('change', () => {
     const chosen = fileInput.files?.[0];
-    if (chosen) void choose(chosen);
+    if (chosen) choosing = choose(chosen);
   });
   titleInput.addEventListener('input', () => {
     titleEdited = true;
@@ -637,7 +642,7 @@
     const chosen = files?.[0];
     if (!files || !chosen) return;
     fileInput.files = files;
-    void choose(chosen);
+    choosing = choose(chosen);
   });
 
   for (const button of document.querySelectorAll('button[data-resume]')) {
