@@ -1,4 +1,4 @@
-// The creator's dashboard under /dashboard: streams, videos (and uploads) and webhooks. Every page calls the
+// The creator's dashboard under /dashboard: streams, videos and webhooks. Every page calls the
 // same services as the API; the few reads it adds (viewer samples, delivery counts) live in
 // their features' repositories.
 import type { FastifyInstance } from 'fastify';
