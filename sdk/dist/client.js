@@ -1,9 +1,11 @@
 import { Transport } from './http.js';
 import { Ingest } from './resources/ingest.js';
 import { Streams } from './resources/streams.js';
+import { Uploads } from './resources/uploads.js';
 import { Videos } from './resources/videos.js';
 import { Webhooks } from './resources/webhooks.js';
 import { verifyWebhook } from './webhooks/verify.js';
+import { uploadFile } from './upload-file.js';
 /** The Tributary API client. */
 export class Tributary {
     /** Delivery verification, usable without a client (a receiver needs no API key). */
@@ -12,12 +14,24 @@ export class Tributary {
     /** The caller's channel stream key, which stays in the streaming software. */
     ingest;
     videos;
+    /** Uploads by their API calls; `uploadFile` does the whole upload. */
+    uploads;
     webhooks;
     constructor(options) {
         const transport = new Transport(options);
         this.streams = new Streams(transport);
         this.ingest = new Ingest(transport);
         this.videos = new Videos(transport);
+        this.uploads = new Uploads(transport);
         this.webhooks = new Webhooks(transport);
+    }
+    /**
+     * Uploads a video file: creates the upload (its title and the video's other fields from
+     * `options`), sends the bytes to its tus URL (resuming after a lost connection), and returns
+     * the upload, `processing` or, with `waitUntilReady: true`, `ready` (with `video_id`) or
+     * `errored` (with `error.code` and `error.message`).
+     */
+    uploadFile(input, options) {
+        return uploadFile(this.uploads, input, options);
     }
 }

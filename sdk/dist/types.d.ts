@@ -12,12 +12,15 @@ export type DeletedStream = ResponseOf<'deleteStream'>;
 /** The caller's RTMP server URL and channel stream key (GET /v1/ingest). */
 export type IngestSettings = ResponseOf<'getIngestSettings'>;
 export type Video = ResponseOf<'getVideo'>;
-/** An upload: its status, progress, tus URL and, once ready, its video's id. */
-export type Upload = ResponseOf<'getUpload'>;
 export type VideoListItem = ResponseOf<'listVideos'>['data'][number];
 export type ListVideosParams = QueryOf<'listVideos'>;
 export type UpdateVideoParams = BodyOf<'updateVideo'>;
 export type DeletedVideo = ResponseOf<'deleteVideo'>;
+/** An upload: `waiting` -> `uploading` -> `processing` -> `ready` (with `video_id`), or `errored` / `cancelled`. */
+export type Upload = ResponseOf<'getUpload'>;
+export type UploadStatus = Upload['status'];
+export type CreateUploadParams = BodyOf<'createUpload'>;
+export type ListUploadsParams = QueryOf<'listUploads'>;
 export type Webhook = ResponseOf<'listWebhooks'>['data'][number];
 export type WebhookList = ResponseOf<'listWebhooks'>;
 /** A new webhook: with its signing secret, shown only once. */

@@ -1,6 +1,7 @@
 export { Tributary, type TributaryOptions } from './client.js';
 export type { RequestOptions, RetryOptions } from './http.js';
 export { PageIterator, type Page } from './pagination.js';
+export { DEFAULT_RETRY_DELAYS, type UploadFileOptions, type UploadSource } from './upload-file.js';
 export {
   AuthenticationError,
   ConflictError,

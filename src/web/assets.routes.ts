@@ -14,6 +14,7 @@ const require = createRequire(import.meta.url);
 /** Client libraries served from node_modules: add an entry to serve another. */
 const LIBRARIES: [string, string][] = [
   ['hls.min.js', 'hls.js/dist/hls.min.js'],
+  ['tus.min.js', 'tus-js-client/dist/tus.min.js'],
   ['uPlot.iife.min.js', 'uplot/dist/uPlot.iife.min.js'],
   ['uPlot.min.css', 'uplot/dist/uPlot.min.css'],
 ];

@@ -26,6 +26,7 @@ import { MemoryLiveViewers, type LiveViewers } from '../../src/viewers/live-view
 import { viewersPlugin } from '../../src/viewers/viewers.plugin.ts';
 import { systemClock, type Clock } from '../../src/shared/clock.ts';
 import { DeliveryWorker, type DeliveryWorkerOptions } from '../../src/webhooks/delivery/worker.ts';
+import { startUploadWorker, type UploadWorker } from '../../src/uploads/upload-worker.ts';
 import { TestClock } from './clock.ts';
 import { createTestDatabase, type TestDatabase } from './databases.ts';
 import { testCa } from './test-ca.ts';
@@ -97,6 +98,11 @@ export interface TestAppOptions {
   passwordCost?: ScryptCost;
   /** TRUST_PROXY (false unless given): a test behind its own proxy names the proxy. */
   trustProxy?: boolean | string;
+  /**
+   * Runs the media job runner that turns finished uploads into videos (as `serve` does), with
+   * real ffmpeg and the media options' ladder (copy-only unless given).
+   */
+  uploadWorker?: boolean;
 }
 
 /** Cheap scrypt for tests that sign many people up; the real cost is src/accounts/password.ts's. */
@@ -138,6 +144,7 @@ export interface TestAppParts {
   secretKey: Buffer;
   worker: DeliveryWorker | undefined;
   ingest: IngestHandle | undefined;
+  uploadWorker: UploadWorker | undefined;
   rtmpPort: number;
   logs: string[];
 }
@@ -155,6 +162,8 @@ export class TestApp {
   readonly secretKey: Buffer;
   /** The in-process delivery worker, when asked for. */
   readonly worker: DeliveryWorker | undefined;
+  /** The media job runner for uploads, when asked for. */
+  readonly uploadWorker: UploadWorker | undefined;
   private readonly ingestHandle: IngestHandle | undefined;
   /** The port stream URLs name (the RTMP listener's with media, else a placeholder). */
   readonly rtmpPort: number;
@@ -171,6 +180,7 @@ export class TestApp {
     this.config = parts.config;
     this.secretKey = parts.secretKey;
     this.worker = parts.worker;
+    this.uploadWorker = parts.uploadWorker;
     this.ingestHandle = parts.ingest;
     this.rtmpPort = parts.rtmpPort;
     this.logs = parts.logs;
@@ -423,6 +433,20 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
     worker = started;
   }
 
+  let uploadWorker: UploadWorker | undefined;
+  if (options.uploadWorker === true) {
+    const started = startUploadWorker({
+      services,
+      dataDir: database.dataDir,
+      ffmpegPath: media?.ffmpegPath ?? 'ffmpeg',
+      transcode: media?.transcode,
+      logger: logger ?? createLogger('silent'),
+      pollMs: 200,
+    });
+    stops.push(() => started.stop());
+    uploadWorker = started;
+  }
+
   return new TestApp({
     app,
     services,
@@ -434,6 +458,7 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
     secretKey,
     worker,
     ingest,
+    uploadWorker,
     rtmpPort,
     logs,
   });

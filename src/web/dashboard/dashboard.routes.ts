@@ -11,6 +11,7 @@ import { StreamEvents } from './stream-events.ts';
 import { dashboardStreamManageRoutes } from './stream-manage.routes.ts';
 import { dashboardStreamRoutes } from './streams.routes.ts';
 import { dashboardVideoManageRoutes } from './video-manage.routes.ts';
+import { dashboardUploadRoutes } from './uploads.routes.ts';
 import { dashboardVideoRoutes } from './videos.routes.ts';
 import { dashboardWebhookRoutes } from './webhooks.routes.ts';
 import { isNotFound } from './not-found.ts';
@@ -52,5 +53,6 @@ export async function dashboardRoutes(app: FastifyInstance, options: WebRoutesOp
   await dashboardStreamManageRoutes(app, deps);
   await dashboardVideoRoutes(app, deps);
   await dashboardVideoManageRoutes(app, deps);
+  await dashboardUploadRoutes(app, deps);
   await dashboardWebhookRoutes(app, deps);
 }

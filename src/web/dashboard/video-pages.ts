@@ -9,7 +9,10 @@ function sourceLink(streamId: string | null): SafeHtml | string {
 }
 
 export function videoListBody(rows: VideoListRow[], nextCursor: string | null, notice?: string): SafeHtml {
-  return html`<div class="page-head"><h1>Videos</h1></div>
+  return html`<div class="page-head">
+      <h1>Videos</h1>
+      <a class="button primary" href="/dashboard/uploads">Upload a video</a>
+    </div>
     ${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
     ${
       rows.length === 0
