@@ -1,0 +1,194 @@
+// One simulcast destination: the publisher's FLV sent on, by stream copy, to another platform's
+// RTMP or RTMPS ingest (YouTube, Twitch, Kick, Facebook, any server URL with a key), through an
+// ffmpeg of its own. It is an FlvSink like the packager, so the ingest feeds it the same chunks
+// (the FLV header, then one tag per chunk).
+//
+// A destination never disturbs the stream or the other destinations: writes never wait (a
+// destination that cannot keep up has its backlog dropped up to the next keyframe), and a
+// destination that refuses or drops is tried again with back-off, starting from the header,
+// the sequence headers and the next keyframe, as a new encoder connection would. Its state
+// (connecting, live, failing with the reason, stopped) is emitted as it changes. The stream key
+// is a secret: it never appears in a reason or a log line.
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import type { Readable, Writable } from 'node:stream';
+import type { Logger } from 'pino';
+import type { FlvSink } from '../ingest/rtmp-server.ts';
+import { tagKind } from '../transcode/flv-relay.ts';
+
+export type RelayState =
+  | { state: 'connecting' }
+  | { state: 'live' }
+  | { state: 'failing'; reason: string; retryInMs: number }
+  | { state: 'stopped' };
+
+export interface RtmpRelayOptions {
+  ffmpegPath: string;
+  /** The destination's server URL, `rtmp://` or `rtmps://`, without the key. */
+  serverUrl: string;
+  /** The stream key the destination gave the creator; appended to the server URL. */
+  streamKey: string;
+  logger: Logger;
+  /** Names the destination in log lines (its id), never its key. */
+  label: string;
+  /** Delays before each reconnection, the last repeated; reset once live for `stableMs`. */
+  backoffMs?: number[];
+  stableMs?: number;
+  /** Bytes waiting for a slow destination before its backlog is dropped to the next keyframe. */
+  maxBacklogBytes?: number;
+}
+
+const DEFAULT_BACKOFF_MS = [500, 1000, 2000, 3000];
+const DEFAULT_STABLE_MS = 10_000;
+const DEFAULT_MAX_BACKLOG = 8 * 1024 * 1024;
+
+type Ffmpeg = ChildProcessByStdio<Writable, Readable, Readable>;
+
+export class RtmpRelay extends EventEmitter<{ state: [RelayState] }> implements FlvSink {
+  private readonly options: RtmpRelayOptions;
+  private readonly backoffMs: number[];
+  private current: RelayState = { state: 'connecting' };
+  private ffmpeg: Ffmpeg | undefined;
+  private header: Buffer | undefined;
+  private videoConfig: Buffer | undefined;
+  private audioConfig: Buffer | undefined;
+  /** After a (re)connection or a dropped backlog, media resumes at a video keyframe. */
+  private awaitingKeyframe = true;
+  private failures = 0;
+  private liveSince = 0;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(options: RtmpRelayOptions) {
+    super();
+    this.options = options;
+    this.backoffMs = options.backoffMs ?? DEFAULT_BACKOFF_MS;
+    this.connect();
+  }
+
+  get state(): RelayState {
+    return this.current;
+  }
+
+  write(chunk: Buffer): void {
+    if (this.stopped) return;
+    const kind = tagKind(chunk);
+    if (kind === 'header') this.header = chunk;
+    else if (kind === 'video-config') this.videoConfig = chunk;
+    else if (kind === 'audio-config') this.audioConfig = chunk;
+    const input = this.ffmpeg?.stdin;
+    if (!input?.writable) return;
+    if (kind === 'header' || kind === 'video-config' || kind === 'audio-config') {
+      input.write(chunk);
+      return;
+    }
+    if (input.writableLength > (this.options.maxBacklogBytes ?? DEFAULT_MAX_BACKLOG)) {
+      if (!this.awaitingKeyframe) {
+        this.options.logger.warn(
+          { destination: this.options.label },
+          'simulcast destination is not keeping up; skipping to the next keyframe',
+        );
+      }
+      this.awaitingKeyframe = true;
+      return;
+    }
+    if (this.awaitingKeyframe) {
+      if (kind !== 'keyframe') return;
+      this.awaitingKeyframe = false;
+    }
+    input.write(chunk);
+  }
+
+  /** The publish ended: the destination is told (ffmpeg finishes its output) and not retried. */
+  end(): void {
+    this.stop();
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    const ffmpeg = this.ffmpeg;
+    this.ffmpeg = undefined;
+    if (ffmpeg) {
+      ffmpeg.stdin.end();
+      // A destination that does not let go is not waited for.
+      setTimeout(() => ffmpeg.kill('SIGKILL'), 5000).unref();
+    }
+    this.setState({ state: 'stopped' });
+  }
+
+  private connect(): void {
+    this.setState({ state: 'connecting' });
+    const target = `${this.options.serverUrl.replace(/\/+$/, '')}/${this.options.streamKey}`;
+    const ffmpeg = spawn(
+      this.options.ffmpegPath,
+      [
+        ...['-hide_banner', '-loglevel', 'error', '-nostdin', '-nostats'],
+        ...['-progress', 'pipe:1', '-stats_period', '0.5'],
+        ...['-f', 'flv', '-i', 'pipe:0', '-map', '0', '-c', 'copy', '-f', 'flv', target],
+      ],
+      { stdio: ['pipe', 'pipe', 'pipe'] },
+    );
+    this.ffmpeg = ffmpeg;
+    this.awaitingKeyframe = true;
+    // A destination gone away closes the pipe; its exit says why, and the stream carries on.
+    ffmpeg.stdin.on('error', () => undefined);
+    let stderr = '';
+    ffmpeg.stderr.setEncoding('utf8').on('data', (text: string) => {
+      stderr = (stderr + text).slice(-2000);
+    });
+    ffmpeg.stdout.setEncoding('utf8').on('data', (text: string) => {
+      // ffmpeg has opened the destination and written media to it.
+      const sent = /total_size=(\d+)/.exec(text);
+      if (sent && Number(sent[1]) > 0 && this.current.state !== 'live' && this.ffmpeg === ffmpeg) {
+        this.liveSince = Date.now();
+        this.setState({ state: 'live' });
+      }
+    });
+    ffmpeg.once('error', (error) => {
+      stderr = error.message;
+    });
+    ffmpeg.once('close', (code, signal) => {
+      if (this.ffmpeg !== ffmpeg || this.stopped) return;
+      this.ffmpeg = undefined;
+      const wasStable =
+        this.current.state === 'live' &&
+        Date.now() - this.liveSince >= (this.options.stableMs ?? DEFAULT_STABLE_MS);
+      this.failures = wasStable ? 1 : this.failures + 1;
+      const retryInMs = this.backoffMs[Math.min(this.failures - 1, this.backoffMs.length - 1)] ?? 3000;
+      const why =
+        lastLine(stderr) ||
+        (signal ? `ffmpeg was stopped (${signal})` : `ffmpeg exited with code ${String(code)}`);
+      const reason = this.redact(why);
+      this.options.logger.warn(
+        { destination: this.options.label, reason, retryInMs },
+        'simulcast destination failed; reconnecting',
+      );
+      this.setState({ state: 'failing', reason, retryInMs });
+      this.retryTimer = setTimeout(() => {
+        if (!this.stopped) this.connect();
+      }, retryInMs);
+    });
+    // Whatever the destination was sent last time, a new connection starts like a new encoder.
+    for (const start of [this.header, this.videoConfig, this.audioConfig]) {
+      if (start) ffmpeg.stdin.write(start);
+    }
+  }
+
+  private setState(state: RelayState): void {
+    this.current = state;
+    this.emit('state', state);
+  }
+
+  /** The key must not reach a log line or an API answer, in any spelling ffmpeg may give it. */
+  private redact(text: string): string {
+    const key = this.options.streamKey;
+    if (key === '') return text;
+    return text.split(key).join('[key]').split(encodeURIComponent(key)).join('[key]');
+  }
+}
+
+function lastLine(text: string): string {
+  return text.trim().split('\n').at(-1)?.trim().slice(0, 300) ?? '';
+}
