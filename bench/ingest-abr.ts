@@ -146,6 +146,7 @@ export async function benchIngestAbr(
   const ingestConfig = {
     rtmpPort,
     reconnectWindowSeconds: 2,
+    cleanStopGraceSeconds: 2,
     ffmpegPath: 'ffmpeg',
     maxConnections: 64,
     bitrateLimitKbps: 12_000,

@@ -81,6 +81,7 @@ export async function benchIngest(options: { quick?: boolean; log?: (line: strin
   const ingestConfig = {
     rtmpPort,
     reconnectWindowSeconds: 2,
+    cleanStopGraceSeconds: 2,
     ffmpegPath: 'ffmpeg',
     maxConnections: 64,
     bitrateLimitKbps: 12_000,

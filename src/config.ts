@@ -96,7 +96,13 @@ export const DEFAULT_WEBHOOK_HISTORY_DAYS = 30;
 
 export interface IngestConfig {
   rtmpPort: number;
+  /** After a dropped publisher, how long its stream waits for it before ending. */
   reconnectWindowSeconds: number;
+  /**
+   * After a clean stop (the encoder unpublished: Stop Streaming), how long its stream waits
+   * before ending; at most the reconnect window is used.
+   */
+  cleanStopGraceSeconds: number;
   ffmpegPath: string;
   /** RTMP connections open at once (publishers and would-be publishers); more are refused. */
   maxConnections: number;
@@ -296,6 +302,9 @@ export function loadConfig(env: Env = process.env): Config {
   const ingest: IngestConfig = {
     rtmpPort: read.integer('RTMP_PORT', 1935, 0, 65535),
     reconnectWindowSeconds: read.integer('RECONNECT_WINDOW_SECONDS', 60, 1, 3600),
+    // Short: a creator who pressed Stop Streaming meant it, but may press Start again at once
+    // (a changed setting, a wrong scene) and should continue the same stream.
+    cleanStopGraceSeconds: read.integer('CLEAN_STOP_GRACE_SECONDS', 5, 0, 3600),
     ffmpegPath: read.string('FFMPEG_PATH', 'ffmpeg'),
     maxConnections: read.integer('RTMP_MAX_CONNECTIONS', 64, 1, 100_000),
     bitrateLimitKbps: read.integer('INGEST_BITRATE_LIMIT_KBPS', 12_000, 100, 1_000_000),

@@ -43,6 +43,8 @@ export interface IngestDeps {
   logger: Logger;
   ffmpegPath: string;
   reconnectWindowMs: number;
+  /** After a clean stop (the encoder unpublished), how long the stream waits before ending. */
+  cleanStopGraceMs: number;
   thumbnailIntervalMs: number;
   /** Addresses that tried too many unknown keys (one with default settings unless given). */
   penalties?: PenaltyBox;
@@ -77,6 +79,7 @@ export class IngestCoordinator {
       logger,
       ffmpegPath,
       reconnectWindowMs: deps.reconnectWindowMs,
+      cleanStopGraceMs: deps.cleanStopGraceMs,
       thumbnails,
       thumbnailBacklog: this.thumbnailBacklog,
       health: deps.health,

@@ -84,6 +84,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestHandle>
     logger: logger.child({ component: 'ingest' }),
     ffmpegPath: config.ingest.ffmpegPath,
     reconnectWindowMs: config.ingest.reconnectWindowSeconds * 1000,
+    cleanStopGraceMs: config.ingest.cleanStopGraceSeconds * 1000,
     thumbnailIntervalMs: options.thumbnailIntervalMs ?? THUMBNAIL_INTERVAL_MS,
   });
   const rtmp = new RtmpIngestServer(coordinator.handlePublish, {

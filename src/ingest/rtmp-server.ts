@@ -93,6 +93,12 @@ export class PublishConnection {
   mediaClockOrigin: number | undefined;
   /** Set once the publish was refused (by admission or for its codec). */
   refusal: Refusal | undefined;
+  /**
+   * The encoder said it stopped (FCUnpublish, deleteStream or closeStream) before the
+   * connection closed: a creator's Stop Streaming, not a drop. Only a real RTMP command sets
+   * it; a socket that closes, resets or goes idle without one is a drop.
+   */
+  stoppedCleanly = false;
   /** Measures the media from the first message on (sequence headers come before admission). */
   readonly meter = new StreamMeter();
 
@@ -146,6 +152,11 @@ export class PublishConnection {
     this.session.stop();
     this.socket.end();
     this.socket.destroySoon();
+  }
+
+  /** @internal the server calls this when the session hears the encoder unpublish. */
+  unpublished(): void {
+    if (this.state !== 'closed') this.stoppedCleanly = true;
   }
 
   onClose(listener: () => void): void {
@@ -311,6 +322,9 @@ export class RtmpIngestServer {
       },
       media: (type, timestamp, payload) => {
         connection?.receive(type, timestamp, payload);
+      },
+      unpublish: () => {
+        connection?.unpublished();
       },
       end: (reason) => {
         close(reason, 'info');

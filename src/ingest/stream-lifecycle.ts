@@ -5,6 +5,12 @@
 //   the same stream (the playlist gets a discontinuity); when it closes the stream ends
 //   (stream.ended) and, unless the stream was created with record: false, its recording
 //   becomes a video (video.published).
+// - When the publisher stops cleanly (it unpublished: Stop Streaming, or ffmpeg at the end of
+//   its input), the same happens after a short grace instead of the whole window: the creator
+//   meant to stop, so viewers should not wait a minute for an encoder that is not coming back,
+//   yet one who presses Start again at once still continues the stream. Viewers are not told
+//   the broadcaster lost their connection (no reconnecting marker), and the health board
+//   raises no publisher_disconnected warning.
 // - A stream ended elsewhere (an operator) is stopped: its publisher is cut off and its
 //   recording kept.
 //
@@ -46,6 +52,8 @@ export interface LifecycleDeps {
   logger: Logger;
   ffmpegPath: string;
   reconnectWindowMs: number;
+  /** After a clean stop, how long the stream waits before ending (at most reconnectWindowMs). */
+  cleanStopGraceMs: number;
   thumbnails: LiveThumbnails;
   /** Recordings published without a thumbnail are tried again by the upkeep. */
   thumbnailBacklog?: ThumbnailBacklog;
@@ -113,7 +121,8 @@ export class StreamLifecycle {
       state.layout = 'single';
     }
     this.states.set(stream.id, state);
-    this.openReconnectWindow(state);
+    // How the last publish ended is not known after a restart: the whole window, as for a drop.
+    this.openReconnectWindow(state, 'dropped');
   }
 
   private attach(state: StreamState, connection: PublishConnection): void {
@@ -182,12 +191,14 @@ export class StreamLifecycle {
         relay.end();
       }
       const last = packager;
+      // Read now: a clean stop is the encoder's own word, heard before its socket closed.
+      const ended = connection.stoppedCleanly && !refusal ? 'stopped' : 'dropped';
       void last.finished.then((exit) => {
         if (exit.code !== 0 && !this.closingDown && !refusal) {
           logger.warn({ streamId: state.streamId, publish: index, error: exit.error }, 'packager failed');
         }
-        logger.info({ streamId: state.streamId, publish: index }, 'publish stopped');
-        if (!state.publisher && !this.closingDown && !state.finishing) this.openReconnectWindow(state);
+        logger.info({ streamId: state.streamId, publish: index, ended }, 'publish stopped');
+        if (!state.publisher && !this.closingDown && !state.finishing) this.openReconnectWindow(state, ended);
       });
     });
   }
@@ -293,19 +304,36 @@ export class StreamLifecycle {
     );
   }
 
-  private openReconnectWindow(state: StreamState): void {
+  /**
+   * The publisher is gone: the stream waits for a publish that continues it, then ends. A drop
+   * waits the whole reconnect window and the watch page says the broadcaster is reconnecting;
+   * a clean stop waits only the grace (never longer than a drop would) and the page keeps
+   * showing the stream as live until it ends, which is what it still is.
+   */
+  private openReconnectWindow(state: StreamState, ended: 'dropped' | 'stopped'): void {
     clearTimeout(state.reconnectTimer);
     if (this.closingDown) return;
-    this.deps.logger.info(
-      { streamId: state.streamId, seconds: this.deps.reconnectWindowMs / 1000 },
-      'publisher gone; waiting for a reconnect',
-    );
-    this.deps.health?.reconnecting(state.streamId, this.deps.clock.now() + this.deps.reconnectWindowMs);
-    this.markReconnecting(state, true);
+    const { reconnectWindowMs, cleanStopGraceMs, health, logger, clock } = this.deps;
+    const windowMs = ended === 'stopped' ? Math.min(cleanStopGraceMs, reconnectWindowMs) : reconnectWindowMs;
+    const deadline = clock.now() + windowMs;
+    if (ended === 'stopped') {
+      logger.info(
+        { streamId: state.streamId, seconds: windowMs / 1000 },
+        'publisher stopped; the stream ends unless it publishes again',
+      );
+      health?.stopped(state.streamId, deadline);
+    } else {
+      logger.info(
+        { streamId: state.streamId, seconds: windowMs / 1000 },
+        'publisher gone; waiting for a reconnect',
+      );
+      health?.reconnecting(state.streamId, deadline);
+      this.markReconnecting(state, true);
+    }
     state.reconnectTimer = setTimeout(() => {
       state.reconnectTimer = undefined;
       if (!state.publisher) this.finish(state, { endStream: true });
-    }, this.deps.reconnectWindowMs);
+    }, windowMs);
   }
 
   /** Tells the watch page (through the stream's folder), in order with the stream's other steps. */

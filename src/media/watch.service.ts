@@ -21,7 +21,9 @@ export interface WatchInfo {
   status: 'scheduled' | 'live' | 'ended' | 'published';
   /**
    * A live stream whose publisher dropped and may come back (the reconnect window): the page
-   * says so instead of showing a frozen frame as live. Always false for a video.
+   * says so instead of showing a frozen frame as live. False during the short grace after a
+   * clean stop (Stop Streaming): nobody lost a connection, and the stream stays live until it
+   * ends. Always false for a video.
    */
   reconnecting: boolean;
   viewer_count: number | null;

@@ -42,6 +42,8 @@ export const FAST_WEBHOOKS: WebhookConfig = {
 
 export interface MediaOptions {
   reconnectWindowSeconds?: number;
+  /** CLEAN_STOP_GRACE_SECONDS (5 unless given; at most the reconnect window is used). */
+  cleanStopGraceSeconds?: number;
   thumbnailIntervalMs?: number;
   /** MEDIA_CACHE_MB, in bytes (64 MiB unless given). */
   mediaCacheBytes?: number;
@@ -347,6 +349,7 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
   const ingestConfig: IngestConfig = {
     rtmpPort,
     reconnectWindowSeconds: media?.reconnectWindowSeconds ?? 3,
+    cleanStopGraceSeconds: media?.cleanStopGraceSeconds ?? 5,
     ffmpegPath: media?.ffmpegPath ?? 'ffmpeg',
     maxConnections: media?.maxRtmpConnections ?? 64,
     bitrateLimitKbps: media?.bitrateLimitKbps ?? 12_000,

@@ -108,12 +108,15 @@ for (const { dialect, test } of mediaDialects(
       assert.equal((await get()).body.status, 'live');
       assert.equal((await server.events('stream.started')).length, 1);
 
-      // The first publisher drops; publishing again inside the window continues the stream.
+      // The first publisher stops (ffmpeg's input ran out: a clean stop); publishing again
+      // inside the grace continues the stream.
       assert.equal((await first.exited).code, 0);
-      await waitFor('the reconnect window to open', () =>
-        server.logs.some((line) => line.includes('"publisher gone; waiting for a reconnect"')),
+      await waitFor('the clean-stop grace to begin', () =>
+        server.logs.some((line) =>
+          line.includes('"publisher stopped; the stream ends unless it publishes again"'),
+        ),
       );
-      assert.equal((await get()).body.status, 'live', 'still live inside the reconnect window');
+      assert.equal((await get()).body.status, 'live', 'still live inside the grace');
       const again = pushTestPattern(`${rtmpUrl}/${streamKey}`, 4);
       assert.equal((await again.exited).code, 0);
       const pushedSeconds = 8 + 4;

@@ -56,6 +56,7 @@ function ingestParts(t: TestContext, server: MediaTestServer) {
     ffmpegPath: 'ffmpeg',
     // Longer than the test: no stream ends on its own while it runs.
     reconnectWindowMs: 600_000,
+    cleanStopGraceMs: 600_000,
     thumbnails,
   });
   t.after(() => lifecycle.close());

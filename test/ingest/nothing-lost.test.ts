@@ -68,6 +68,7 @@ async function restartRecovery(t: TestContext, server: MediaTestServer, ffmpegPa
     logger,
     ffmpegPath,
     reconnectWindowMs: 600_000,
+    cleanStopGraceMs: 600_000,
     thumbnails,
   });
   t.after(() => lifecycle.close());

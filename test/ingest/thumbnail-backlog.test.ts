@@ -115,6 +115,7 @@ for (const dialect of DIALECTS) {
         logger,
         ffmpegPath: tools.ffmpegPath,
         reconnectWindowMs: 600_000,
+        cleanStopGraceMs: 600_000,
         thumbnails,
         thumbnailBacklog: backlog,
       });

@@ -61,3 +61,31 @@ test('each warning is logged once per onset, with the stream id', async () => {
   board.remove('str_a');
   assert.equal(board.report('str_a'), null);
 });
+
+test('an encoder that stopped on purpose waits out its grace without the disconnected warning', async () => {
+  const clock = new TestClock();
+  const board = new IngestHealthBoard({ clock, reconnectWindowSeconds: 60 });
+  const { logger, lines } = capture();
+  board.publishing('str_b', silentVideo(2));
+  board.stopped('str_b', clock.now() + 5000);
+  board.logOnsets(logger);
+  const report = board.report('str_b');
+  // The API's shape is unchanged: waiting for the encoder until the (short) deadline.
+  assert.equal(report?.state, 'reconnecting');
+  assert.equal(report.reconnect_deadline, new Date(clock.now() + 5000).toISOString());
+  assert.deepEqual(report.warnings, []);
+  // Started again within the grace, then dropped: a drop is warned about as before.
+  board.publishing('str_b', silentVideo(2));
+  assert.equal(board.report('str_b')?.state, 'publishing');
+  board.reconnecting('str_b', clock.now() + 60_000);
+  board.logOnsets(logger);
+  assert.deepEqual(
+    board.report('str_b')?.warnings.map((warning) => warning.code),
+    ['publisher_disconnected'],
+  );
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(
+    lines.filter((line) => line.msg === 'ingest health warning').map((line) => line.code),
+    ['publisher_disconnected'],
+  );
+});

@@ -27,6 +27,11 @@ interface StreamHealth {
   publishes: number;
   /** Set while the encoder is gone and the stream waits for it (epoch ms). */
   reconnectDeadline: number | undefined;
+  /**
+   * The encoder went away by stopping (it unpublished), not by dropping: nothing to fix, so
+   * no publisher_disconnected warning while the stream waits out its short grace.
+   */
+  stopped: boolean;
   /** Warning codes logged and still present, so each onset is logged once. */
   logged: Set<string>;
 }
@@ -50,17 +55,38 @@ export class IngestHealthBoard {
       entry.meter = meter;
       entry.publishes += 1;
       entry.reconnectDeadline = undefined;
+      entry.stopped = false;
       // The disconnection is over, even if no tick saw it end: the next one is a new onset.
       entry.logged.delete('publisher_disconnected');
     } else {
-      this.streams.set(streamId, { meter, publishes: 1, reconnectDeadline: undefined, logged: new Set() });
+      this.streams.set(streamId, {
+        meter,
+        publishes: 1,
+        reconnectDeadline: undefined,
+        stopped: false,
+        logged: new Set(),
+      });
     }
   }
 
   /** The encoder went away; the stream waits for it until `deadline` (epoch ms). */
   reconnecting(streamId: string, deadline: number): void {
     const entry = this.streams.get(streamId);
-    if (entry) entry.reconnectDeadline = deadline;
+    if (!entry) return;
+    entry.reconnectDeadline = deadline;
+    entry.stopped = false;
+  }
+
+  /**
+   * The encoder stopped on purpose (Stop Streaming); the stream ends at `deadline` (epoch ms)
+   * unless it publishes again. Reported like a reconnect window (state `reconnecting`, the
+   * deadline), so the API's shape is unchanged, but without the disconnected warning.
+   */
+  stopped(streamId: string, deadline: number): void {
+    const entry = this.streams.get(streamId);
+    if (!entry) return;
+    entry.reconnectDeadline = deadline;
+    entry.stopped = true;
   }
 
   /** The stream is no longer the ingest's (ended, or handed to the next start). */
@@ -126,7 +152,9 @@ export class IngestHealthBoard {
   }
 
   private warningsOf(entry: StreamHealth, measurement?: Measurement): HealthWarning[] {
-    // While the encoder is gone, the last publish's figures say nothing about what comes next.
+    // While the encoder is gone, the last publish's figures say nothing about what comes next;
+    // and one that stopped on purpose needs no advice.
+    if (entry.stopped) return [];
     if (entry.reconnectDeadline !== undefined) return [disconnectedWarning(this.reconnectWindowSeconds)];
     return mediaWarnings(measurement ?? entry.meter.measure(), { bitrateLimitKbps: this.bitrateLimitKbps });
   }

@@ -1,9 +1,12 @@
 // One RTMP connection from the server's side, as a state machine over the bytes received:
 // handshake, then connect -> createStream -> publish, then media. Only what a publishing
-// encoder needs is understood; releaseStream, FCPublish, FCUnpublish and other commands
-// encoders send along the way are tolerated, play is refused, and everything malformed or
-// out of order throws an RtmpProtocolError. The session never decides whether a publisher
-// may publish: it reports the request and answers NetStream.Publish.Start only when told to.
+// encoder needs is understood; releaseStream, FCPublish and other commands encoders send
+// along the way are tolerated, play is refused, and everything malformed or out of order
+// throws an RtmpProtocolError. The session never decides whether a publisher may publish: it
+// reports the request and answers NetStream.Publish.Start only when told to. It does report
+// how a publish ends: an encoder that stops on purpose (OBS's Stop Streaming, ffmpeg at the
+// end of its input) says so with FCUnpublish and deleteStream before it hangs up, which a
+// dropped connection never does, and the ingest treats the two differently.
 import { decodeAmf0, encodeAmf0, type Amf0Object, type Amf0Value } from './amf0.ts';
 import { ChunkReader, type RtmpMessage } from './chunk-reader.ts';
 import { COMMAND_CHUNK_STREAM, controlMessages, OUT_CHUNK_SIZE, writeChunks } from './chunk-writer.ts';
@@ -23,6 +26,11 @@ export interface SessionHandler {
   publish(request: PublishRequest): void;
   /** An audio (8) or video (9) message from the publisher. */
   media(type: number, timestamp: number, payload: Buffer): void;
+  /**
+   * The publisher said it is done publishing (FCUnpublish, deleteStream or closeStream after
+   * publish): a clean stop, not a drop. May come more than once (FCUnpublish, then deleteStream).
+   */
+  unpublish(): void;
   /** The session is over without a protocol error (play refused, the publisher said goodbye). */
   end(reason: string): void;
 }
@@ -178,13 +186,21 @@ export class RtmpSession {
         });
         this.end('play is not supported');
         return;
+      case 'FCUnpublish':
+        // The encoder is stopping (deleteStream follows); the connection stays open until then,
+        // so one still writing its last commands is not cut off mid-write.
+        if (this.state === 'publishing') this.handler.unpublish();
+        return;
       case 'deleteStream':
       case 'closeStream':
         // The encoder is done (it sends FCUnpublish, then deleteStream, then hangs up).
-        if (this.state === 'publishing') this.end('the publisher closed its stream');
+        if (this.state === 'publishing') {
+          this.handler.unpublish();
+          this.end('the publisher closed its stream');
+        }
         return;
       default:
-        // releaseStream, FCPublish, FCUnpublish, getStreamLength, _checkbw, ...: not needed.
+        // releaseStream, FCPublish, getStreamLength, _checkbw, ...: not needed.
         return;
     }
   }
