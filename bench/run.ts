@@ -63,6 +63,7 @@ import { benchMedia } from './media.ts';
 import { benchPages } from './pages.ts';
 import { benchScale } from './scale.ts';
 import { benchUploads } from './uploads.ts';
+import { benchSimulcast } from './simulcast.ts';
 import { seedDatabase } from './seed.ts';
 
 // The environment and Node flags of `npm start` (package.json), read rather than copied so the
@@ -463,6 +464,8 @@ if (flags.scale) {
   const abr = await benchIngestAbr({ quick: flags.quick, log });
   log(JSON.stringify(abr, null, 2));
   if (abr.efficiency.ratio < abr.efficiency.target || !abr.importBesideLive.liveKeptUp) passed = false;
+  log('\nSimulcast (bench/simulcast.ts):');
+  log(JSON.stringify(await benchSimulcast({ quick: flags.quick, log }), null, 2));
   log('\nLatency (bench/latency.ts):');
   if (!(await benchLatency())) passed = false;
 } else if (flags.uploads) {

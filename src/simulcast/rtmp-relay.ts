@@ -70,6 +70,11 @@ export class RtmpRelay extends EventEmitter<{ state: [RelayState] }> implements 
     return this.current;
   }
 
+  /** The ffmpeg sending to the destination now (its CPU is what a destination costs). */
+  get pid(): number | undefined {
+    return this.ffmpeg?.pid;
+  }
+
   write(chunk: Buffer): void {
     if (this.stopped) return;
     const kind = tagKind(chunk);
