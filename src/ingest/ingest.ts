@@ -67,6 +67,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestHandle>
           budget: new TranscodeBudget({
             cores: transcodeConfig.cpuCores,
             headroomPercent: transcodeConfig.headroomPercent,
+            read: transcodeConfig.procReader,
           }),
         }
       : undefined;

@@ -234,6 +234,8 @@ export class StreamLifecycle {
             logger: publishLogger,
             changed: () => this.segmentsChanged(state),
             forced: after?.plan,
+            health: this.deps.health,
+            clock: this.deps.clock,
             behind: (plan) => {
               if (made.packager) handOver(made.packager, plan);
             },

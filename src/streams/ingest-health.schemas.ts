@@ -12,6 +12,41 @@ export const HEALTH_WARNING_CODES = [
   'publisher_disconnected',
 ] as const;
 
+export const TRANSCODING_REASONS = [
+  'no_cpu_room',
+  'fell_behind',
+  'source_too_small',
+  'no_picture_size',
+  'stream_copy_only',
+] as const;
+export type TranscodingReason = (typeof TRANSCODING_REASONS)[number];
+
+export const Transcoding = Type.Object(
+  {
+    decision: StringEnum(['ladder', 'copy_only'] as const, {
+      description:
+        '`ladder`: viewers get your stream as sent and encoded lower renditions to switch to; `copy_only`: your stream as sent, alone.',
+    }),
+    renditions: Type.Array(Type.String(), {
+      description:
+        'What viewers can play: `source` (your stream as sent) and the encoded renditions (`480p`...).',
+    }),
+    reason: Nullable(
+      StringEnum(TRANSCODING_REASONS, {
+        description:
+          'Why there are no encoded renditions, or fewer than at first (`fell_behind`); null for a full ladder.',
+      }),
+    ),
+    message: Nullable(Type.String({ description: 'The reason, explained.' })),
+    decided_at: Timestamp,
+  },
+  {
+    description:
+      "The ladder decision of the current publish, made when the encoder's first frames say how large the picture is. Null until then.",
+  },
+);
+export type Transcoding = Static<typeof Transcoding>;
+
 export const IngestHealth = Type.Object(
   {
     state: StringEnum(['publishing', 'reconnecting'] as const, {
@@ -50,6 +85,7 @@ export const IngestHealth = Type.Object(
       }),
       backward_jumps: Type.Integer({ description: 'Timestamps that went backwards.' }),
     }),
+    transcoding: Nullable(Transcoding),
     warnings: Type.Array(
       Type.Object({
         code: StringEnum(HEALTH_WARNING_CODES),

@@ -1,17 +1,21 @@
 // The CPU budget for transcoding. Every transcoding ffmpeg is measured: its CPU time from
 // /proc/<pid>/stat and its speed from `-progress` (media seconds made per wall second). A new
 // stream is admitted to transcode only when its estimated cost fits beside what the running
-// ones measurably use (or what the whole machine has busy, /proc/stat, when that is more),
-// leaving a headroom for copy-only streams, the API and the system;
-// otherwise it is published copy-only. Live and VOD share the budget, but VOD work asks for
-// a larger margin (it is admitted only with room to spare) and runs niced, so live wins.
-import fs from 'node:fs';
+// ones use (measured, or their estimate until then) and what the rest of the machine has busy
+// (machine-load.ts: /proc/stat less the transcoders, the median of the last 10 s, so a
+// moment's spike such as the publish's own start-up does not decide), leaving a headroom for
+// copy-only streams, the API and the system; otherwise it is published copy-only. Live and VOD
+// share the budget, but VOD work asks for a larger margin (it is admitted only with room to
+// spare) and runs niced, so live wins.
 import os from 'node:os';
+import { MachineLoad, parseProcessTicks, readProc, type ProcReader } from './machine-load.ts';
 
 /** Cores a 1-megapixel-per-second encode costs until a real one has been measured. */
 const PRIOR_CORES_PER_MEGAPIXEL = 0.02;
-/** Measurements are taken this often. */
+/** Transcoders are measured this often. */
 const SAMPLE_MS = 2000;
+/** The machine is read this often (admission takes the median of a window of these). */
+const MACHINE_SAMPLE_MS = 1000;
 /** Linux reports process CPU time in clock ticks of 1/100 s (USER_HZ). */
 const TICKS_PER_SECOND = 100;
 
@@ -20,6 +24,12 @@ export interface BudgetOptions {
   cores?: number;
   /** Percent of those kept free of transcoding. */
   headroomPercent: number;
+  /** Reads /proc (tests give synthetic files). */
+  read?: ProcReader | undefined;
+  /** The clock of the load window (Date.now unless given). */
+  now?: () => number;
+  /** False: no timers; the caller calls sample() and sampleMachine() (tests). */
+  sampling?: boolean;
 }
 
 export type WorkKind = 'live' | 'vod';
@@ -39,11 +49,33 @@ export interface BudgetTicket {
   release(): void;
 }
 
+/** What an admission was decided on, in cores; logged with every decision. */
+export interface AdmissionFigures {
+  /** The work's estimated cost. */
+  estimatedCores: number;
+  /** What must be free for it: its cost, twice that for VOD. */
+  neededCores: number;
+  limitCores: number;
+  /** The admitted transcoders: measured, or their estimate until measured. */
+  jobsCores: number;
+  /** The rest of the machine: the median over the load window, transcoders left out. */
+  machineOtherCores: number;
+  /** The latest second's busy cores of the whole machine (not what decides). */
+  machineBusyCores: number | undefined;
+  /** Seconds of machine load the median is over. */
+  loadSamples: number;
+}
+
+export type Admission =
+  | { admitted: true; ticket: BudgetTicket; figures: AdmissionFigures }
+  | { admitted: false; ticket: undefined; figures: AdmissionFigures };
+
 export interface BudgetSnapshot {
   cores: number;
   limitCores: number;
   usedCores: number;
-  machineBusyCores: number;
+  /** The rest of the machine, as admission reads it (the median over the load window). */
+  machineOtherCores: number;
   jobs: { kind: WorkKind; cores: number; speed: number | undefined }[];
 }
 
@@ -93,30 +125,36 @@ export class TranscodeBudget {
   private readonly tickets = new Set<Ticket>();
   private coresPerMegapixel = PRIOR_CORES_PER_MEGAPIXEL;
   private sampler: NodeJS.Timeout | undefined;
+  private readonly sampling: boolean;
+  private readonly read: ProcReader;
+  private readonly now: () => number;
   /**
-   * The whole machine's busy cores (other services, copy-only packagers, this process), from
+   * The rest of the machine (other services, copy-only packagers, this process), from
    * /proc/stat: what the budget's own measurements cannot see also takes room.
    */
-  private machineBusy = 0;
-  private lastMachine: { busy: number; total: number } | undefined;
-  private readonly machineSampler: NodeJS.Timeout;
+  private readonly load: MachineLoad;
+  private readonly machineSampler: NodeJS.Timeout | undefined;
 
   constructor(options: BudgetOptions) {
     this.cores = options.cores ?? os.availableParallelism();
     this.headroom = options.headroomPercent / 100;
+    this.read = options.read ?? readProc;
+    this.now = options.now ?? Date.now;
+    this.sampling = options.sampling !== false;
+    this.load = new MachineLoad({ read: this.read, cpus: os.availableParallelism() });
+    if (!this.sampling) return;
     this.sampleMachine();
     this.machineSampler = setInterval(() => {
       this.sampleMachine();
-    }, SAMPLE_MS);
+    }, MACHINE_SAMPLE_MS);
     this.machineSampler.unref();
   }
 
-  private sampleMachine(): void {
-    const now = machineJiffies();
-    const last = this.lastMachine;
-    this.lastMachine = now;
-    if (!now || !last || now.total <= last.total) return;
-    this.machineBusy = ((now.busy - last.busy) / (now.total - last.total)) * os.availableParallelism();
+  /** Reads the machine's load now (the sampler does this every second). */
+  sampleMachine(now = this.now()): void {
+    const pids: number[] = [];
+    for (const ticket of this.tickets) if (ticket.pid !== undefined) pids.push(ticket.pid);
+    this.load.sample(now, pids);
   }
 
   /** Cores transcoding may use in all: the machine's less the headroom. */
@@ -135,18 +173,30 @@ export class TranscodeBudget {
    * fits.
    */
   admit(kind: WorkKind, megapixelsPerSecond: number): BudgetTicket | undefined {
+    return this.decide(kind, megapixelsPerSecond).ticket;
+  }
+
+  /** admit(), with the figures it was decided on (for the log and the creator's health). */
+  decide(kind: WorkKind, megapixelsPerSecond: number): Admission {
     const cost = this.estimate(megapixelsPerSecond);
-    // The larger of what its own transcoders measurably use and what the machine has busy.
-    const used = Math.max(this.usedCores(), this.machineBusy);
-    const needed = kind === 'vod' ? cost * 2 : cost;
-    if (used + needed > this.limitCores) return undefined;
+    const reading = this.load.reading(this.now());
+    const figures: AdmissionFigures = {
+      estimatedCores: cost,
+      neededCores: kind === 'vod' ? cost * 2 : cost,
+      limitCores: this.limitCores,
+      jobsCores: this.usedCores(),
+      machineOtherCores: reading.otherCores,
+      machineBusyCores: reading.latestBusyCores,
+      loadSamples: reading.samples,
+    };
+    if (!fits(figures)) return { admitted: false, ticket: undefined, figures };
     const ticket = new Ticket(kind, cost, megapixelsPerSecond, (done) => {
       this.tickets.delete(done);
       if (this.tickets.size === 0) this.stopSampling();
     });
     this.tickets.add(ticket);
     this.startSampling();
-    return ticket;
+    return { admitted: true, ticket, figures };
   }
 
   usedCores(): number {
@@ -160,7 +210,7 @@ export class TranscodeBudget {
       cores: this.cores,
       limitCores: this.limitCores,
       usedCores: this.usedCores(),
-      machineBusyCores: this.machineBusy,
+      machineOtherCores: this.load.reading(this.now()).otherCores,
       jobs: [...this.tickets].map((ticket) => ({
         kind: ticket.kind,
         cores: ticket.cores,
@@ -170,10 +220,11 @@ export class TranscodeBudget {
   }
 
   /** Takes one measurement of every running job now (the sampler does this periodically). */
-  sample(now = Date.now()): void {
+  sample(now = this.now()): void {
     for (const ticket of this.tickets) {
       if (ticket.pid === undefined) continue;
-      const ticks = processTicks(ticket.pid);
+      const stat = this.read(`/proc/${ticket.pid}/stat`);
+      const ticks = stat === undefined ? undefined : parseProcessTicks(stat);
       if (ticks === undefined) continue;
       if (ticket.lastTicks !== undefined && ticket.lastAt !== undefined && now > ticket.lastAt) {
         const cores = (ticks - ticket.lastTicks) / TICKS_PER_SECOND / ((now - ticket.lastAt) / 1000);
@@ -196,7 +247,7 @@ export class TranscodeBudget {
   }
 
   private startSampling(): void {
-    if (this.sampler) return;
+    if (this.sampler || !this.sampling) return;
     this.sampler = setInterval(() => {
       this.sample();
     }, SAMPLE_MS);
@@ -211,30 +262,13 @@ export class TranscodeBudget {
 
 /** User plus system CPU time of a process in clock ticks, or undefined once it is gone. */
 export function processTicks(pid: number): number | undefined {
-  let text: string;
-  try {
-    text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined;
-  }
-  // The command name (field 2) may hold spaces and parentheses: count fields after its end.
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  const utime = Number(fields[11]);
-  const stime = Number(fields[12]);
-  return Number.isFinite(utime) && Number.isFinite(stime) ? utime + stime : undefined;
+  const text = readProc(`/proc/${pid}/stat`);
+  return text === undefined ? undefined : parseProcessTicks(text);
 }
 
-/** Busy and total jiffies of the whole machine (the first line of /proc/stat). */
-function machineJiffies(): { busy: number; total: number } | undefined {
-  try {
-    const line = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '';
-    const values = line.trim().split(/\s+/).slice(1).map(Number);
-    const total = values.reduce((sum, value) => sum + value, 0);
-    // idle and iowait are the 4th and 5th values.
-    return { busy: total - (values[3] ?? 0) - (values[4] ?? 0), total };
-  } catch {
-    return undefined;
-  }
+/** Whether work needing `neededCores` fits beside the transcoders and the rest of the machine. */
+export function fits(figures: AdmissionFigures): boolean {
+  return figures.jobsCores + figures.machineOtherCores + figures.neededCores <= figures.limitCores;
 }
 
 /** ffmpeg's `-progress` speed line (`speed=1.01x`), or undefined for any other line. */

@@ -4,6 +4,7 @@
 // keyframes forced where the source has them, so every rendition is cut at the same instants
 // and a player switches between them without a stall.
 import path from 'node:path';
+import type { ProcReader } from './machine-load.ts';
 
 export type TranscodeMode = 'auto' | 'off';
 
@@ -29,6 +30,11 @@ export interface TranscodeConfig {
    * MAX_LAG_SECONDS unless set). Not a variable: tests set it to 0 to force the hand-over.
    */
   maxLagSeconds?: number;
+  /**
+   * Reads /proc for the CPU budget (the real files unless set). Not a variable: tests give one
+   * that shows the machine as only their own processes use it.
+   */
+  procReader?: ProcReader;
 }
 
 export const DEFAULT_LADDER = '720:2800,480:1400,360:800';

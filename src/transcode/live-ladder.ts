@@ -1,15 +1,25 @@
 // The ladder decision for one live publish, made when the publisher's sequence header says how
 // large the picture is: the rungs below the source (a ladder stream's later publishes: only the
 // rungs its first publish made), if the CPU budget admits them; otherwise copy-only. The first
-// publish's decision fixes the stream's shape (stream-ladder.ts).
+// publish's decision fixes the stream's shape (stream-ladder.ts). Every decision is logged
+// with the figures it was made on, and told to the creator (`ingest.health.transcoding`).
 import type { Logger } from 'pino';
+import type { IngestHealthBoard } from '../ingest/health/health-board.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { TranscodingReason } from '../streams/ingest-health.schemas.ts';
 import type { HlsSegment } from '../media/hls-playlist.ts';
 import type { StreamMeter } from '../ingest/health/stream-meter.ts';
 import type { PackagerLadder, PackagerPlan } from '../ingest/hls-packager.ts';
 import { StreamFolder } from '../ingest/stream-folder.ts';
 import type { StreamState } from '../ingest/stream-state.ts';
-import type { TranscodeBudget } from './budget.ts';
-import { encodedMegapixelsPerSecond, planLadder, transcodes, type TranscodeConfig } from './ladder.ts';
+import type { AdmissionFigures, TranscodeBudget } from './budget.ts';
+import {
+  encodedMegapixelsPerSecond,
+  planLadder,
+  SOURCE_RENDITION,
+  transcodes,
+  type TranscodeConfig,
+} from './ladder.ts';
 import { StreamLadder } from './stream-ladder.ts';
 
 /** Tags to wait for the audio and video sequence headers before deciding without them. */
@@ -30,6 +40,9 @@ export interface LiveLadderDeps {
   behind: (plan: PackagerPlan) => void;
   /** A publish handed over from a transcoder that fell behind: its plan, made already. */
   forced?: PackagerPlan | undefined;
+  /** Told each decision, for the creator. */
+  health?: IngestHealthBoard | undefined;
+  clock?: Clock;
 }
 
 /** Media seconds a transcoder may fall behind the publisher before rungs are dropped. */
@@ -51,6 +64,7 @@ export function liveLadder(deps: LiveLadderDeps): PackagerLadder {
         for (const rendition of chosen.plan.renditions) {
           if (!rendition.copy) state.ladder?.expect(rendition.name, index);
         }
+        report(deps, chosen, 'fell_behind');
         return chosen;
       }
       tags++;
@@ -58,7 +72,7 @@ export function liveLadder(deps: LiveLadderDeps): PackagerLadder {
       const video = measured.video;
       const waiting = video?.height === undefined || measured.audio === undefined;
       if (waiting && !final && tags < TAGS_BEFORE_DECIDING) return undefined;
-      const decided = decide(
+      const { plan: decided, reason } = decide(
         deps,
         video?.width,
         video?.height,
@@ -76,10 +90,12 @@ export function liveLadder(deps: LiveLadderDeps): PackagerLadder {
       logger.info(
         {
           renditions: decided.plan.renditions.map((rendition) => rendition.name),
+          reason,
           budget: deps.budget.snapshot(),
         },
         'publish renditions chosen',
       );
+      report(deps, decided, reason);
       chosen = decided;
       return decided;
     },
@@ -112,27 +128,54 @@ export function fewerRungs(
   return ticket ? { plan, hasAudio: current.hasAudio, ticket } : copyOnly;
 }
 
+/** The creator's view of a decision: the renditions viewers get, and why no more. */
+function report(deps: LiveLadderDeps, chosen: PackagerPlan, reason: TranscodingReason | undefined): void {
+  const names = chosen.plan.renditions.map((rendition) => rendition.name);
+  deps.health?.transcoding(deps.state.streamId, {
+    // A copy-only plan lists nothing: the source alone.
+    renditions: names.length > 0 ? names : [SOURCE_RENDITION],
+    reason,
+    decidedAt: deps.clock?.now() ?? Date.now(),
+  });
+}
+
 function decide(
   deps: LiveLadderDeps,
   width: number | undefined,
   height: number | undefined,
   hasAudio: boolean,
   frameRate: number | undefined,
-): PackagerPlan {
+): { plan: PackagerPlan; reason: TranscodingReason | undefined } {
   const copyOnly: PackagerPlan = { plan: { renditions: [] }, hasAudio, ticket: undefined };
+  if (deps.state.layout === 'single') return { plan: copyOnly, reason: 'stream_copy_only' };
   // Audio only, or a picture the sequence header did not describe: nothing to scale.
-  if (width === undefined || height === undefined || deps.state.layout === 'single') return copyOnly;
+  if (width === undefined || height === undefined) return { plan: copyOnly, reason: 'no_picture_size' };
   const allowed = deps.state.ladder ? new Set(deps.state.ladder.rungs) : undefined;
   const plan = planLadder({ width, height }, deps.config.rungs, allowed);
-  if (!transcodes(plan)) return copyOnly;
+  if (!transcodes(plan)) return { plan: copyOnly, reason: 'source_too_small' };
   const cost = encodedMegapixelsPerSecond(plan, frameRate ?? ASSUMED_FRAME_RATE);
-  const ticket = deps.budget.admit('live', cost);
-  if (!ticket) {
+  const admission = deps.budget.decide('live', cost);
+  const figures = roundFigures(admission.figures);
+  if (!admission.admitted) {
     deps.logger.warn(
-      { estimatedCores: deps.budget.estimate(cost), budget: deps.budget.snapshot() },
+      { ...figures, rungs: plan.renditions.filter((r) => !r.copy).map((r) => r.name) },
       'no CPU room to transcode; publishing the source only',
     );
-    return copyOnly;
+    return { plan: copyOnly, reason: 'no_cpu_room' };
   }
-  return { plan, hasAudio, ticket };
+  deps.logger.info(
+    { ...figures, rungs: plan.renditions.filter((r) => !r.copy).map((r) => r.name) },
+    'transcoding admitted',
+  );
+  return { plan: { plan, hasAudio, ticket: admission.ticket }, reason: undefined };
+}
+
+/** The figures to two decimals, for a readable log line. */
+function roundFigures(figures: AdmissionFigures): Record<string, number | undefined> {
+  return Object.fromEntries(
+    Object.entries(figures).map(([key, value]) => [
+      key,
+      value === undefined ? undefined : Math.round(value * 100) / 100,
+    ]),
+  );
 }

@@ -35,6 +35,13 @@ describe('adaptive bitrate, CPU budget', () => {
     const first = await (await fetch(playlistUrl)).text();
     assert.equal(isMasterPlaylist(first), false, 'a media playlist, as without the ladder');
     assert.ok(server.logs.some((line) => line.includes('no CPU room to transcode')));
+    // The creator is told, with the reason.
+    const health = (await server.request('GET', `/v1/streams/${created.id}`, { key: account.writeKey })).body
+      .ingest.health;
+    assert.equal(health.transcoding.decision, 'copy_only');
+    assert.deepEqual(health.transcoding.renditions, ['source']);
+    assert.equal(health.transcoding.reason, 'no_cpu_room');
+    assert.match(health.transcoding.message, /CPU/);
     // Real time: 8 more seconds of wall clock add about 8 seconds of media.
     const before = totalDuration(parseMediaPlaylist(first).segments);
     const startedAt = Date.now();
@@ -76,6 +83,18 @@ describe('adaptive bitrate, CPU budget', () => {
       .map((line) => JSON.parse(line));
     assert.deepEqual(drops[0].renditions, ['source', '360p']);
     assert.deepEqual(drops[1].renditions, []);
+    // The creator sees the source alone, and why.
+    const transcoding = await waitFor(
+      'the last hand-over in ingest.health',
+      async () => {
+        const res = await server.request('GET', `/v1/streams/${created.id}`, { key: account.writeKey });
+        const seen = res.body.ingest?.health?.transcoding;
+        return seen?.decision === 'copy_only' ? seen : undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
+    assert.deepEqual(transcoding.renditions, ['source']);
+    assert.equal(transcoding.reason, 'fell_behind');
 
     // The source keeps real time across the hand-overs: 10 more seconds of wall clock add
     // about 10 seconds of media.

@@ -89,3 +89,39 @@ test('an encoder that stopped on purpose waits out its grace without the disconn
     ['publisher_disconnected'],
   );
 });
+
+test("the ladder decision is the creator's, with its reason, until the next one", () => {
+  const clock = new TestClock(Date.parse('2026-01-02T03:04:05.000Z'));
+  const board = new IngestHealthBoard({ clock });
+  board.publishing('str_b', silentVideo(2));
+  assert.equal(board.report('str_b')?.transcoding, null, 'not decided before the picture is known');
+  board.transcoding('str_b', {
+    renditions: ['source', '480p', '360p'],
+    reason: undefined,
+    decidedAt: clock.now(),
+  });
+  assert.deepEqual(board.report('str_b')?.transcoding, {
+    decision: 'ladder',
+    renditions: ['source', '480p', '360p'],
+    reason: null,
+    message: null,
+    decided_at: '2026-01-02T03:04:05.000Z',
+  });
+  board.transcoding('str_b', { renditions: ['source'], reason: 'no_cpu_room', decidedAt: clock.now() });
+  const copyOnly = board.report('str_b')?.transcoding;
+  assert.ok(copyOnly);
+  assert.equal(copyOnly.decision, 'copy_only');
+  assert.equal(copyOnly.reason, 'no_cpu_room');
+  assert.match(copyOnly.message ?? '', /CPU/);
+  // Fewer rungs after falling behind is still a ladder, with its reason.
+  board.transcoding('str_b', {
+    renditions: ['source', '360p'],
+    reason: 'fell_behind',
+    decidedAt: clock.now(),
+  });
+  assert.equal(board.report('str_b')?.transcoding?.decision, 'ladder');
+  assert.equal(board.report('str_b')?.transcoding?.reason, 'fell_behind');
+  board.remove('str_b');
+  board.publishing('str_b', silentVideo(2));
+  assert.equal(board.report('str_b')?.transcoding, null, 'a new stream starts undecided');
+});

@@ -903,6 +903,34 @@ export interface operations {
                  * @enum {string}
                  */
                 state: 'publishing' | 'reconnecting';
+                /** @description The ladder decision of the current publish, made when the encoder's first frames say how large the picture is. Null until then. */
+                transcoding: {
+                  /**
+                   * Format: date-time
+                   * @description ISO 8601 timestamp in UTC with milliseconds.
+                   */
+                  decided_at: string;
+                  /**
+                   * @description `ladder`: viewers get your stream as sent and encoded lower renditions to switch to; `copy_only`: your stream as sent, alone.
+                   * @enum {string}
+                   */
+                  decision: 'ladder' | 'copy_only';
+                  /** @description The reason, explained. */
+                  message: string | null;
+                  /**
+                   * @description Why there are no encoded renditions, or fewer than at first (`fell_behind`); null for a full ladder.
+                   * @enum {string|null}
+                   */
+                  reason:
+                    | 'no_cpu_room'
+                    | 'fell_behind'
+                    | 'source_too_small'
+                    | 'no_picture_size'
+                    | 'stream_copy_only'
+                    | null;
+                  /** @description What viewers can play: `source` (your stream as sent) and the encoded renditions (`480p`...). */
+                  renditions: string[];
+                } | null;
                 video: {
                   codec: string;
                   /** @description Frames per second over the last 5 s. */
@@ -1180,6 +1208,34 @@ export interface operations {
                  * @enum {string}
                  */
                 state: 'publishing' | 'reconnecting';
+                /** @description The ladder decision of the current publish, made when the encoder's first frames say how large the picture is. Null until then. */
+                transcoding: {
+                  /**
+                   * Format: date-time
+                   * @description ISO 8601 timestamp in UTC with milliseconds.
+                   */
+                  decided_at: string;
+                  /**
+                   * @description `ladder`: viewers get your stream as sent and encoded lower renditions to switch to; `copy_only`: your stream as sent, alone.
+                   * @enum {string}
+                   */
+                  decision: 'ladder' | 'copy_only';
+                  /** @description The reason, explained. */
+                  message: string | null;
+                  /**
+                   * @description Why there are no encoded renditions, or fewer than at first (`fell_behind`); null for a full ladder.
+                   * @enum {string|null}
+                   */
+                  reason:
+                    | 'no_cpu_room'
+                    | 'fell_behind'
+                    | 'source_too_small'
+                    | 'no_picture_size'
+                    | 'stream_copy_only'
+                    | null;
+                  /** @description What viewers can play: `source` (your stream as sent) and the encoded renditions (`480p`...). */
+                  renditions: string[];
+                } | null;
                 video: {
                   codec: string;
                   /** @description Frames per second over the last 5 s. */
@@ -1615,6 +1671,34 @@ export interface operations {
                  * @enum {string}
                  */
                 state: 'publishing' | 'reconnecting';
+                /** @description The ladder decision of the current publish, made when the encoder's first frames say how large the picture is. Null until then. */
+                transcoding: {
+                  /**
+                   * Format: date-time
+                   * @description ISO 8601 timestamp in UTC with milliseconds.
+                   */
+                  decided_at: string;
+                  /**
+                   * @description `ladder`: viewers get your stream as sent and encoded lower renditions to switch to; `copy_only`: your stream as sent, alone.
+                   * @enum {string}
+                   */
+                  decision: 'ladder' | 'copy_only';
+                  /** @description The reason, explained. */
+                  message: string | null;
+                  /**
+                   * @description Why there are no encoded renditions, or fewer than at first (`fell_behind`); null for a full ladder.
+                   * @enum {string|null}
+                   */
+                  reason:
+                    | 'no_cpu_room'
+                    | 'fell_behind'
+                    | 'source_too_small'
+                    | 'no_picture_size'
+                    | 'stream_copy_only'
+                    | null;
+                  /** @description What viewers can play: `source` (your stream as sent) and the encoded renditions (`480p`...). */
+                  renditions: string[];
+                } | null;
                 video: {
                   codec: string;
                   /** @description Frames per second over the last 5 s. */
@@ -1913,6 +1997,34 @@ export interface operations {
                  * @enum {string}
                  */
                 state: 'publishing' | 'reconnecting';
+                /** @description The ladder decision of the current publish, made when the encoder's first frames say how large the picture is. Null until then. */
+                transcoding: {
+                  /**
+                   * Format: date-time
+                   * @description ISO 8601 timestamp in UTC with milliseconds.
+                   */
+                  decided_at: string;
+                  /**
+                   * @description `ladder`: viewers get your stream as sent and encoded lower renditions to switch to; `copy_only`: your stream as sent, alone.
+                   * @enum {string}
+                   */
+                  decision: 'ladder' | 'copy_only';
+                  /** @description The reason, explained. */
+                  message: string | null;
+                  /**
+                   * @description Why there are no encoded renditions, or fewer than at first (`fell_behind`); null for a full ladder.
+                   * @enum {string|null}
+                   */
+                  reason:
+                    | 'no_cpu_room'
+                    | 'fell_behind'
+                    | 'source_too_small'
+                    | 'no_picture_size'
+                    | 'stream_copy_only'
+                    | null;
+                  /** @description What viewers can play: `source` (your stream as sent) and the encoded renditions (`480p`...). */
+                  renditions: string[];
+                } | null;
                 video: {
                   codec: string;
                   /** @description Frames per second over the last 5 s. */
@@ -2190,6 +2302,34 @@ export interface operations {
                  * @enum {string}
                  */
                 state: 'publishing' | 'reconnecting';
+                /** @description The ladder decision of the current publish, made when the encoder's first frames say how large the picture is. Null until then. */
+                transcoding: {
+                  /**
+                   * Format: date-time
+                   * @description ISO 8601 timestamp in UTC with milliseconds.
+                   */
+                  decided_at: string;
+                  /**
+                   * @description `ladder`: viewers get your stream as sent and encoded lower renditions to switch to; `copy_only`: your stream as sent, alone.
+                   * @enum {string}
+                   */
+                  decision: 'ladder' | 'copy_only';
+                  /** @description The reason, explained. */
+                  message: string | null;
+                  /**
+                   * @description Why there are no encoded renditions, or fewer than at first (`fell_behind`); null for a full ladder.
+                   * @enum {string|null}
+                   */
+                  reason:
+                    | 'no_cpu_room'
+                    | 'fell_behind'
+                    | 'source_too_small'
+                    | 'no_picture_size'
+                    | 'stream_copy_only'
+                    | null;
+                  /** @description What viewers can play: `source` (your stream as sent) and the encoded renditions (`480p`...). */
+                  renditions: string[];
+                } | null;
                 video: {
                   codec: string;
                   /** @description Frames per second over the last 5 s. */

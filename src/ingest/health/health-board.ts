@@ -9,6 +9,7 @@
 import type { Logger } from 'pino';
 import { toIso, type Clock } from '../../shared/clock.ts';
 import type { IngestHealth } from '../../streams/ingest-health.schemas.ts';
+import { TRANSCODING_MESSAGES, type TranscodingDecision } from '../../transcode/transcoding-decision.ts';
 import { disconnectedWarning, mediaWarnings, type HealthWarning } from './health-warnings.ts';
 import type { Measurement, StreamMeter } from './stream-meter.ts';
 
@@ -38,6 +39,8 @@ interface StreamHealth {
 
 export class IngestHealthBoard {
   private readonly streams = new Map<string, StreamHealth>();
+  /** Each stream's latest ladder decision (src/transcode/live-ladder.ts). */
+  private readonly decisions = new Map<string, TranscodingDecision>();
   private readonly clock: Clock;
   readonly bitrateLimitKbps: number;
   private readonly reconnectWindowSeconds: number;
@@ -92,6 +95,12 @@ export class IngestHealthBoard {
   /** The stream is no longer the ingest's (ended, or handed to the next start). */
   remove(streamId: string): void {
     this.streams.delete(streamId);
+    this.decisions.delete(streamId);
+  }
+
+  /** A publish's ladder decision: the stream's from now on, until the next one. */
+  transcoding(streamId: string, decision: TranscodingDecision): void {
+    this.decisions.set(streamId, decision);
   }
 
   /** What GET /v1/streams/{id} shows the creator; null when this process does not handle it. */
@@ -132,7 +141,20 @@ export class IngestHealthBoard {
         average: round(m.averageKbps, 0),
       },
       dropped_data: { timestamp_gaps: m.timestampGaps, backward_jumps: m.backwardJumps },
+      transcoding: this.transcodingOf(streamId),
       warnings: this.warningsOf(entry, m),
+    };
+  }
+
+  private transcodingOf(streamId: string): IngestHealth['transcoding'] {
+    const decision = this.decisions.get(streamId);
+    if (!decision) return null;
+    return {
+      decision: decision.renditions.length > 1 ? 'ladder' : 'copy_only',
+      renditions: decision.renditions,
+      reason: decision.reason ?? null,
+      message: decision.reason ? TRANSCODING_MESSAGES[decision.reason] : null,
+      decided_at: toIso(decision.decidedAt),
     };
   }
 
