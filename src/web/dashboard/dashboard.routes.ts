@@ -41,7 +41,7 @@ export async function dashboardRoutes(app: FastifyInstance, options: WebRoutesOp
     // A live connection ends once its session does (sign-out, sign-out everywhere, expiry).
     sessionCheck: (request) => {
       const token = request.webSessionToken;
-      return async () => token !== null && (await services.webSessions.resume(token)) !== undefined;
+      return async () => token !== null && (await services.sessions.resume(token)) !== undefined;
     },
   };
 
