@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import { HTTP_LIMIT_DEFAULTS, type HttpLimitsConfig } from './config.ts';
 import type { Services } from './container.ts';
 import { installAccessControl } from './http/access.ts';
+import { BODY_LIMIT_BYTES } from './http/body-limit.ts';
 import { installIdempotency } from './idempotency/idempotency.hooks.ts';
 import { deferredChildLogger } from './http/request-logger.ts';
 import {
@@ -39,8 +40,6 @@ import { webhookRoutes } from './webhooks/webhook.routes.ts';
 import { webhookManagementRoutes } from './webhooks/webhook-management.routes.ts';
 import { deliveryLogRoutes } from './webhooks/delivery-log.routes.ts';
 import { webPlugin } from './web/web.plugin.ts';
-
-export const BODY_LIMIT_BYTES = 64 * 1024;
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -2,6 +2,7 @@
 // the worker and the CLI all build their parts here, so they share the same rules.
 import { AccountService } from './accounts/account.service.ts';
 import { LoginService } from './accounts/login.service.ts';
+import { SessionService } from './accounts/session.service.ts';
 import type { ScryptCost } from './accounts/password.ts';
 import { ChannelKeyService } from './channels/channel-key.service.ts';
 import {
@@ -27,7 +28,6 @@ import { VideoService } from './videos/video.service.ts';
 import { SecretBox } from './shared/secret-box.ts';
 import { WebhookService } from './webhooks/webhook.service.ts';
 import { WebhookManagementService } from './webhooks/webhook-management.service.ts';
-import { WebSessionService } from './web/session/session.service.ts';
 import { UploadFiles } from './uploads/upload-files.ts';
 import { UploadService } from './uploads/upload.service.ts';
 import { UploadUrls } from './uploads/upload-url.ts';
@@ -54,7 +54,7 @@ export interface Services {
   /** Web app sign-up and sign-in (emails, passwords, sign-in links). */
   logins: LoginService;
   /** Web app sessions and their CSRF tokens. */
-  webSessions: WebSessionService;
+  sessions: SessionService;
   /** Uploads: their limits, tus resources and progress (bytes under DATA_DIR/uploads). */
   uploads: UploadService;
 }
@@ -119,9 +119,7 @@ export function createServices(
       signups: config.signups ?? 'open',
       passwordCost: config.passwordCost,
     }),
-    webSessions: new WebSessionService(db, clock, deriveKey(secretKey, 'web-csrf'), {
-      publicUrl: config.publicUrl,
-    }),
+    sessions: new SessionService(db, clock, deriveKey(secretKey, 'web-csrf')),
     uploads: new UploadService(
       db,
       clock,

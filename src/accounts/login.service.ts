@@ -1,6 +1,7 @@
 // Logins for the web app: sign-up, sign-in with throttling, passwords set by the user or the
 // operator, and one-time sign-in links. Knows nothing of HTTP or cookies (sessions are
-// src/web/session/); failures are AppErrors with catalogued codes.
+// session.service.ts, their cookies src/web/session/); failures are AppErrors with catalogued
+// codes.
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/database.ts';
 import { isUniqueViolation } from '../db/errors.ts';

@@ -17,7 +17,7 @@ import type {
   SignInLinkTable,
   UserLoginColumns,
 } from '../accounts/login.table.ts';
-import type { WebSessionTable } from '../web/session/session.table.ts';
+import type { WebSessionTable } from '../accounts/session.table.ts';
 import type { StorageQuotaColumns, UploadTable } from '../uploads/upload.table.ts';
 import type { MediaJobTable } from '../jobs/job.table.ts';
 

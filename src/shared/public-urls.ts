@@ -42,6 +42,11 @@ export class PublicUrls {
     return new URL(this.base).pathname.replace(/\/+$/, '');
   }
 
+  /** PUBLIC_URL's origin (scheme, host and port). */
+  get origin(): string {
+    return new URL(this.base).origin;
+  }
+
   /** `url` (one of the above) as a same-origin path. */
   pathOf(url: string): string {
     const parsed = new URL(url);

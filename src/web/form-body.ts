@@ -1,7 +1,7 @@
 // Page forms are application/x-www-form-urlencoded. The parser is added in the web plugin's
 // scope only, so the JSON API keeps refusing every other content type exactly as before.
 import type { FastifyInstance } from 'fastify';
-import { BODY_LIMIT_BYTES } from '../app.ts';
+import { BODY_LIMIT_BYTES } from '../http/body-limit.ts';
 
 export function acceptForms(app: FastifyInstance): void {
   app.addContentTypeParser(

@@ -20,10 +20,13 @@ export function webPlugin(services: Services): (app: FastifyInstance) => Promise
   return async (app) => {
     await app.register(assetRoutes);
     await app.register(async (pages) => {
-      const cookies = sessionCookies(services.webSessions);
+      // Forms may come from PUBLIC_URL's origin (and from the host a request names); cookies
+      // are Secure when it is https.
+      const publicOrigin = services.urls.origin;
+      const cookies = sessionCookies(publicOrigin);
       acceptForms(pages);
-      installSessions(pages, services.webSessions, cookies);
-      pages.addHook('preValidation', csrfHook(services.webSessions, services.webSessions.publicOrigin));
+      installSessions(pages, services.sessions, cookies);
+      pages.addHook('preValidation', csrfHook(services.sessions, publicOrigin));
       pages.setErrorHandler((error: unknown, request, reply) => {
         const appError = toAppError(error, request);
         if (appError.code === 'internal_error') request.log.error({ err: error }, 'unhandled error');

@@ -8,12 +8,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe } from 'node:test';
-import { ConflictError, InvalidRequestError, Tributary, type Upload } from '@tributary/sdk';
+import { ConflictError, InvalidRequestError, Tributary } from '@tributary/sdk';
 import { systemClock } from '../../src/shared/clock.ts';
 import type { Dialect } from '../../src/db/dialect.ts';
 import { freePort, startTestApp, type TestApp } from '../helpers/app.ts';
 import { mediaDialects } from '../helpers/databases.ts';
 import { makeTestFile } from '../helpers/media-tools.ts';
+import { waitFor } from '../helpers/wait.ts';
 import { CutProxy } from './cut-proxy.ts';
 
 interface Setup {
@@ -108,11 +109,13 @@ for (const { dialect, test } of mediaDialects(
       assert.equal(errored.video_id, null);
 
       // The Blob's upload finishes too.
-      let finished: Upload = processing;
-      for (let i = 0; i < 100 && finished.status === 'processing'; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        finished = await client.uploads.get(processing.id);
-      }
+      const finished = await waitFor(
+        async () => {
+          const upload = await client.uploads.get(processing.id);
+          return upload.status === 'processing' ? undefined : upload;
+        },
+        { what: "the Blob's upload to finish processing", intervalMs: 200 },
+      );
       assert.equal(finished.status, 'ready');
     });
 

@@ -9,7 +9,7 @@ import {
   SIGN_IN_WINDOW_MS,
 } from '../../src/accounts/login.service.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
-import { SESSION_IDLE_MS } from '../../src/web/session/session.service.ts';
+import { SESSION_IDLE_MS } from '../../src/accounts/session.service.ts';
 import { startTestApp } from '../helpers/app.ts';
 import { TestClock } from '../helpers/clock.ts';
 import { DIALECTS } from '../helpers/databases.ts';

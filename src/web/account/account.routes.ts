@@ -79,7 +79,7 @@ function accountPage(request: FastifyRequest, user: WebUser, notice?: Notice): s
 }
 
 export async function accountRoutes(app: FastifyInstance, options: WebRoutesOptions): Promise<void> {
-  const { logins, webSessions } = options.services;
+  const { logins, sessions } = options.services;
 
   app.get('/account', { config: { access: 'page' }, schema: { hide: true } }, async (request, reply) => {
     const user = requireUser(request, reply);
@@ -110,7 +110,7 @@ export async function accountRoutes(app: FastifyInstance, options: WebRoutesOpti
         );
       }
       // Whoever knew the old password is signed out everywhere else.
-      if (request.webSessionToken !== null) await webSessions.endOthers(user.id, request.webSessionToken);
+      if (request.webSessionToken !== null) await sessions.endOthers(user.id, request.webSessionToken);
       return sendPage(
         reply,
         accountPage(request, updated, {

@@ -29,13 +29,13 @@ export async function authRoutes(
   app: FastifyInstance,
   options: WebRoutesOptions & { cookies: SessionCookies },
 ): Promise<void> {
-  const { logins, webSessions } = options.services;
+  const { logins, sessions } = options.services;
   const { cookies } = options;
 
   const signInAs = async (reply: FastifyReply, user: WebUser, next: string) => {
-    const { token } = await webSessions.start(user.id);
+    const { token } = await sessions.start(user.id);
     // A session cookie the browser still sends (another account's) is replaced, and its session ended.
-    if (reply.request.webSessionToken !== null) await webSessions.end(reply.request.webSessionToken);
+    if (reply.request.webSessionToken !== null) await sessions.end(reply.request.webSessionToken);
     cookies.setSession(reply, token);
     return reply.redirect(next, 303);
   };
@@ -109,7 +109,7 @@ export async function authRoutes(
   );
 
   app.post('/sign-out', { config: page, schema: { ...hidden, body: ButtonForm } }, async (request, reply) => {
-    if (request.webSessionToken !== null) await webSessions.end(request.webSessionToken);
+    if (request.webSessionToken !== null) await sessions.end(request.webSessionToken);
     cookies.clearSession(reply);
     return reply.redirect('/sign-in', 303);
   });
@@ -120,7 +120,7 @@ export async function authRoutes(
     async (request, reply) => {
       const user = requireUser(request, reply);
       if (!user) return reply;
-      await webSessions.endAll(user.id);
+      await sessions.endAll(user.id);
       cookies.clearSession(reply);
       return reply.redirect('/sign-in', 303);
     },

@@ -16,3 +16,13 @@ export function sendNotFound(request: FastifyRequest, reply: FastifyReply, what:
 export function isNotFound(error: unknown): boolean {
   return error instanceof AppError && error.code === 'resource_not_found';
 }
+
+/** The value, or undefined when the service says the resource is missing (or not the caller's). */
+export async function orMissing<T>(promise: Promise<T>): Promise<T | undefined> {
+  try {
+    return await promise;
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  }
+}

@@ -1,14 +1,15 @@
 // A creator's changes to a stream from the dashboard: the edit form and ending a live stream
 // after a confirmation. Both call the API's service (StreamService.update, endByCreator), with
 // the form checked by PATCH /v1/streams/{id}'s own schema.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isStateConflict } from '../../shared/errors.ts';
 import { UpdateStreamBody } from '../../streams/stream.schemas.ts';
 import type { StreamRow } from '../../streams/stream.table.ts';
-import { csrfField, PAGE, renderPage, requireUser, sendPage, type WebUser } from './core.ts';
-import type { DashboardDeps } from './dashboard.deps.ts';
+import { csrfField, PAGE, renderPage, sendPage, userOf } from './core.ts';
+import type { DashboardApp, DashboardDeps } from './dashboard.deps.ts';
 import { field, formProblem, validateAsApi, type FormProblem } from './form-validation.ts';
 import { isNotFound, sendNotFound } from './not-found.ts';
+import { IdParams } from './owned.ts';
 import { editStreamBody, editValuesOf, endStreamBody, type StreamEditValues } from './stream-manage-pages.ts';
 import { withOffset } from './streams.routes.ts';
 
@@ -18,24 +19,25 @@ const FORM_ONLY = new Set(['_csrf', 'tz_offset']);
 const API_FIELDS = new Set(['title', 'description', 'category', 'privacy', 'scheduled_at', 'latency_mode']);
 
 export async function dashboardStreamManageRoutes(
-  app: FastifyInstance,
-  { services }: DashboardDeps,
+  app: DashboardApp,
+  { services, owned }: DashboardDeps,
 ): Promise<void> {
   const { streams } = services;
+  // The routes on one stream, loaded by their preHandler.
+  const onStream = {
+    config: PAGE,
+    schema: { hide: true, params: IdParams },
+    preHandler: owned.stream.preHandler,
+  };
 
-  app.get('/dashboard/streams/:id/edit', { config: PAGE, schema: { hide: true } }, async (request, reply) => {
-    const user = requireUser(request, reply);
-    if (!user) return reply;
-    const stream = await ownStream(user, idOf(request));
-    if (!stream) return sendNotFound(request, reply, 'stream');
+  app.get('/dashboard/streams/:id/edit', onStream, async (request, reply) => {
+    const stream = owned.stream.of(request);
     return sendEditForm(request, reply, stream, editValuesOf(stream));
   });
 
-  app.post('/dashboard/streams/:id', { config: PAGE, schema: { hide: true } }, async (request, reply) => {
-    const user = requireUser(request, reply);
-    if (!user) return reply;
-    const stream = await ownStream(user, idOf(request));
-    if (!stream) return sendNotFound(request, reply, 'stream');
+  app.post('/dashboard/streams/:id', onStream, async (request, reply) => {
+    const user = userOf(request);
+    const stream = owned.stream.of(request);
     const form = formOf(request);
     try {
       const body = validateAsApi(UpdateStreamBody, toUpdateBody(form, stream));
@@ -52,47 +54,36 @@ export async function dashboardStreamManageRoutes(
       const problem = problemOf(error);
       if (!problem) throw error;
       // The stream as it is now (it may have gone live meanwhile), with what was typed.
-      const current = (await ownStream(user, stream.id)) ?? stream;
+      const current = (await owned.stream.load(user, { id: stream.id })) ?? stream;
       return sendEditForm(request, reply, current, editValues(form, stream), problem, 400);
     }
     return reply.redirect(`/dashboard/streams/${encodeURIComponent(stream.id)}?updated=1`, 303);
   });
 
-  app.get('/dashboard/streams/:id/end', { config: PAGE, schema: { hide: true } }, async (request, reply) => {
-    const user = requireUser(request, reply);
-    if (!user) return reply;
-    const stream = await ownStream(user, idOf(request));
-    if (!stream) return sendNotFound(request, reply, 'stream');
+  app.get('/dashboard/streams/:id/end', onStream, async (request, reply) => {
+    const stream = owned.stream.of(request);
     if (stream.status !== 'live') return sendEndPage(request, reply, stream, notLive(stream));
     return sendEndPage(request, reply, stream);
   });
 
-  app.post('/dashboard/streams/:id/end', { config: PAGE, schema: { hide: true } }, async (request, reply) => {
-    const user = requireUser(request, reply);
-    if (!user) return reply;
-    const id = idOf(request);
-    try {
-      await streams.endByCreator(id, user.id);
-    } catch (error) {
-      if (isNotFound(error)) return sendNotFound(request, reply, 'stream');
-      if (!isStateConflict(error)) throw error;
-      const stream = await ownStream(user, id);
-      if (!stream) return sendNotFound(request, reply, 'stream');
-      return sendEndPage(request, reply, stream, notLive(stream), 409);
-    }
-    return reply.redirect(`/dashboard/streams/${encodeURIComponent(id)}?ended=1`, 303);
-  });
-
-  /** The user's own stream; another's answers as missing. */
-  async function ownStream(user: WebUser, id: string): Promise<StreamRow | undefined> {
-    try {
-      const stream = await streams.get(id);
-      return stream.creator_id === user.id ? stream : undefined;
-    } catch (error) {
-      if (isNotFound(error)) return undefined;
-      throw error;
-    }
-  }
+  app.post(
+    '/dashboard/streams/:id/end',
+    { config: PAGE, schema: { hide: true, params: IdParams } },
+    async (request, reply) => {
+      const user = userOf(request);
+      const { id } = request.params;
+      try {
+        await streams.endByCreator(id, user.id);
+      } catch (error) {
+        if (isNotFound(error)) return sendNotFound(request, reply, 'stream');
+        if (!isStateConflict(error)) throw error;
+        const stream = await owned.stream.load(user, { id });
+        if (!stream) return sendNotFound(request, reply, 'stream');
+        return sendEndPage(request, reply, stream, notLive(stream), 409);
+      }
+      return reply.redirect(`/dashboard/streams/${encodeURIComponent(id)}?ended=1`, 303);
+    },
+  );
 
   function sendEditForm(
     request: FastifyRequest,
@@ -143,10 +134,6 @@ function notLive(stream: StreamRow): string {
 function problemOf(error: unknown): FormProblem | undefined {
   if (isStateConflict(error)) return { field: undefined, message: error.message };
   return formProblem(error);
-}
-
-function idOf(request: FastifyRequest): string {
-  return (request.params as { id: string }).id;
 }
 
 function formOf(request: FastifyRequest): Record<string, unknown> {

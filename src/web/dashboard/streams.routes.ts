@@ -1,12 +1,13 @@
 // The creator's streams: the list, the new-stream form, one stream's page (ingest settings,
 // preview, live status over server-sent events, viewer chart), the key reveal and reset.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { keysetPage } from '../../http/pagination.ts';
 import { CreateStreamBody } from '../../streams/stream.schemas.ts';
-import { csrfField, PAGE, renderPage, requireUser, sendPage, type WebUser } from './core.ts';
-import type { DashboardDeps } from './dashboard.deps.ts';
+import { csrfField, PAGE, renderPage, sendPage, userOf } from './core.ts';
+import type { DashboardApp, DashboardDeps } from './dashboard.deps.ts';
 import { field, formProblem, validateAsApi } from './form-validation.ts';
 import { isNotFound, sendNotFound } from './not-found.ts';
+import { IdParams } from './owned.ts';
 import {
   EMPTY_STREAM_FORM,
   newStreamBody,
@@ -28,13 +29,18 @@ const FORM_ONLY = new Set(['_csrf', 'tz_offset']);
 
 type Query = Record<string, string | undefined>;
 
-export async function dashboardStreamRoutes(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
+export async function dashboardStreamRoutes(app: DashboardApp, deps: DashboardDeps): Promise<void> {
   const { services, samples, events } = deps;
   const { streams, urls, cursors } = services;
+  // The routes on one stream, with its key, loaded by their preHandler.
+  const withKey = {
+    config: PAGE,
+    schema: { hide: true, params: IdParams },
+    preHandler: deps.owned.streamWithKey.preHandler,
+  };
 
   app.get('/dashboard/streams', { config: PAGE, schema: { hide: true } }, async (request, reply) => {
-    const user = requireUser(request, reply);
-    if (!user) return reply;
+    const user = userOf(request);
     const cursor = (request.query as Query).cursor;
     const page = await keysetPage(
       cursors,
@@ -50,14 +56,12 @@ export async function dashboardStreamRoutes(app: FastifyInstance, deps: Dashboar
     );
   });
 
-  app.get('/dashboard/streams/new', { config: PAGE, schema: { hide: true } }, async (request, reply) => {
-    if (!requireUser(request, reply)) return reply;
-    return sendNewForm(request, reply, EMPTY_STREAM_FORM);
-  });
+  app.get('/dashboard/streams/new', { config: PAGE, schema: { hide: true } }, async (request, reply) =>
+    sendNewForm(request, reply, EMPTY_STREAM_FORM),
+  );
 
   app.post('/dashboard/streams', { config: PAGE, schema: { hide: true } }, async (request, reply) => {
-    const user = requireUser(request, reply);
-    if (!user) return reply;
+    const user = userOf(request);
     const form = formOf(request);
     const values = formValues(form);
     let createdId: string;
@@ -81,14 +85,9 @@ export async function dashboardStreamRoutes(app: FastifyInstance, deps: Dashboar
     return reply.redirect(`/dashboard/streams/${createdId}?created=1`, 303);
   });
 
-  app.get('/dashboard/streams/:id', { config: PAGE, schema: { hide: true } }, async (request, reply) => {
-    const user = requireUser(request, reply);
-    if (!user) return reply;
-    const id = (request.params as { id: string }).id;
+  app.get('/dashboard/streams/:id', withKey, async (request, reply) => {
     const query = request.query as Query;
-    const owned = await ownStream(user, id);
-    if (!owned) return sendNotFound(request, reply, 'stream');
-    const { stream, streamKey } = owned;
+    const { stream, streamKey } = deps.owned.streamWithKey.of(request);
     const reveal = query.reveal === 'key';
     const notice =
       query.updated === '1'
@@ -124,27 +123,18 @@ export async function dashboardStreamRoutes(app: FastifyInstance, deps: Dashboar
   });
 
   // The page's Reveal and Copy buttons read the key here rather than from the page's HTML.
-  app.get(
-    '/dashboard/streams/:id/stream-key',
-    { config: PAGE, schema: { hide: true } },
-    async (request, reply) => {
-      const user = requireUser(request, reply);
-      if (!user) return reply;
-      const owned = await ownStream(user, (request.params as { id: string }).id);
-      if (!owned) return sendNotFound(request, reply, 'stream');
-      return reply.header('cache-control', 'no-store').send({ stream_key: owned.streamKey ?? null });
-    },
-  );
+  app.get('/dashboard/streams/:id/stream-key', withKey, async (request, reply) => {
+    const { streamKey } = deps.owned.streamWithKey.of(request);
+    return reply.header('cache-control', 'no-store').send({ stream_key: streamKey ?? null });
+  });
 
   app.post(
     '/dashboard/streams/:id/reset-key',
-    { config: PAGE, schema: { hide: true } },
+    { config: PAGE, schema: { hide: true, params: IdParams } },
     async (request, reply) => {
-      const user = requireUser(request, reply);
-      if (!user) return reply;
-      const id = (request.params as { id: string }).id;
+      const { id } = request.params;
       try {
-        await streams.resetStreamKey(id, user.id);
+        await streams.resetStreamKey(id, userOf(request).id);
       } catch (error) {
         if (isNotFound(error)) return sendNotFound(request, reply, 'stream');
         throw error;
@@ -153,31 +143,12 @@ export async function dashboardStreamRoutes(app: FastifyInstance, deps: Dashboar
     },
   );
 
-  app.get(
-    '/dashboard/streams/:id/events',
-    { config: PAGE, schema: { hide: true } },
-    async (request, reply) => {
-      const user = requireUser(request, reply);
-      if (!user) return reply;
-      const owned = await ownStream(user, (request.params as { id: string }).id);
-      if (!owned) return sendNotFound(request, reply, 'stream');
-      reply.hijack();
-      events.open(user.id, owned.stream.id, reply.raw, deps.sessionCheck(request), owned.stream);
-      return reply;
-    },
-  );
-
-  /** The user's own stream with its key; another's stream answers as missing. */
-  async function ownStream(user: WebUser, id: string) {
-    try {
-      // As the API's creator with a write key (the key comes only with their own stream).
-      const found = await streams.getWithKey(id, { userId: user.id, scope: 'write' });
-      return found.stream.creator_id === user.id ? found : undefined;
-    } catch (error) {
-      if (isNotFound(error)) return undefined;
-      throw error;
-    }
-  }
+  app.get('/dashboard/streams/:id/events', withKey, async (request, reply) => {
+    const { stream } = deps.owned.streamWithKey.of(request);
+    reply.hijack();
+    events.open(userOf(request).id, stream.id, reply.raw, deps.sessionCheck(request), stream);
+    return reply;
+  });
 
   function sendNewForm(
     request: FastifyRequest,

@@ -11,31 +11,28 @@
 //   uploads (and `?id=upl_...` if it is older), for the page to poll while something is
 //   processing: one query per poll whatever the page shows.
 // - POST /dashboard/uploads/:id/cancel: cancels an unfinished upload (a form; no script needed).
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { CreateUploadBody, type Upload } from '../../uploads/upload.schemas.ts';
 import { toUpload } from '../../uploads/upload.serializer.ts';
-import { csrfField, PAGE, renderPage, requireUser, sendPage } from './core.ts';
-import type { DashboardDeps } from './dashboard.deps.ts';
+import { csrfField, PAGE, renderPage, sendPage, userOf } from './core.ts';
+import type { DashboardApp, DashboardDeps } from './dashboard.deps.ts';
 import { field, validateAsApi } from './form-validation.ts';
-import { isNotFound, sendNotFound } from './not-found.ts';
+import { isNotFound, orMissing, sendNotFound } from './not-found.ts';
+import { IdParams } from './owned.ts';
 import { uploadPageBody } from './upload-pages.ts';
 
 /** How many uploads the page lists (and each status poll reads). */
 const RECENT = 20;
 const UPLOAD_ID = /^upl_[0-9A-Za-z]{22}$/;
 
-export async function dashboardUploadRoutes(
-  app: FastifyInstance,
-  { services }: DashboardDeps,
-): Promise<void> {
+export async function dashboardUploadRoutes(app: DashboardApp, { services }: DashboardDeps): Promise<void> {
   const { uploads } = services;
 
   const recent = async (userId: string): Promise<Upload[]> =>
     (await uploads.list(userId, undefined, RECENT)).map((row) => toUpload(row, uploads.urls));
 
   app.get('/dashboard/uploads', { config: PAGE, schema: { hide: true } }, async (request, reply) => {
-    const user = requireUser(request, reply);
-    if (!user) return reply;
+    const user = userOf(request);
     const list = await recent(user.id);
     const cancelled = (request.query as Record<string, string | undefined>).cancelled === '1';
     const body = uploadPageBody(
@@ -64,8 +61,7 @@ export async function dashboardUploadRoutes(
   });
 
   app.post('/dashboard/uploads', { config: PAGE, schema: { hide: true } }, async (request, reply) => {
-    const user = requireUser(request, reply);
-    if (!user) return reply;
+    const user = userOf(request);
     // Refusals (the API's own validation, limits, quota) reach the web plugin's error handler:
     // the API's envelope for the script, which asks for JSON; an error page otherwise.
     const body = validateAsApi(CreateUploadBody, toUploadBody(formOf(request)));
@@ -81,15 +77,11 @@ export async function dashboardUploadRoutes(
   });
 
   app.get('/dashboard/uploads/status', { config: PAGE, schema: { hide: true } }, async (request, reply) => {
-    const user = requireUser(request, reply);
-    if (!user) return reply;
+    const user = userOf(request);
     const data = await recent(user.id);
     const id = (request.query as Record<string, unknown>).id;
     if (typeof id === 'string' && UPLOAD_ID.test(id) && !data.some((u) => u.id === id)) {
-      const one = await uploads.get(id, user.id).catch((error: unknown) => {
-        if (isNotFound(error)) return undefined;
-        throw error;
-      });
+      const one = await orMissing(uploads.get(id, user.id));
       if (one) data.push(toUpload(one, uploads.urls));
     }
     return reply.header('Cache-Control', 'no-store').send({ data });
@@ -97,12 +89,10 @@ export async function dashboardUploadRoutes(
 
   app.post(
     '/dashboard/uploads/:id/cancel',
-    { config: PAGE, schema: { hide: true } },
+    { config: PAGE, schema: { hide: true, params: IdParams } },
     async (request, reply) => {
-      const user = requireUser(request, reply);
-      if (!user) return reply;
       try {
-        await uploads.cancel((request.params as { id: string }).id, user.id);
+        await uploads.cancel(request.params.id, userOf(request).id);
       } catch (error) {
         if (isNotFound(error)) return sendNotFound(request, reply, 'upload');
         throw error;

@@ -1,40 +1,42 @@
 // A creator's changes to a video from the dashboard: the edit form, and deleting after a
 // confirmation page (no script needed, none allowed inline). Both call the API's service
 // (VideoService.update, delete), with the form checked by PATCH /v1/videos/{id}'s own schema.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isStateConflict } from '../../shared/errors.ts';
 import { UpdateVideoBody } from '../../videos/video.schemas.ts';
 import type { VideoRow } from '../../videos/video.table.ts';
-import { csrfField, PAGE, renderPage, requireUser, sendPage, type WebUser } from './core.ts';
-import type { DashboardDeps } from './dashboard.deps.ts';
+import { csrfField, PAGE, renderPage, sendPage, userOf } from './core.ts';
+import type { DashboardApp, DashboardDeps } from './dashboard.deps.ts';
 import { field, formProblem, validateAsApi, type FormProblem } from './form-validation.ts';
 import { isNotFound, sendNotFound } from './not-found.ts';
+import { IdParams } from './owned.ts';
 import { deleteVideoBody, editValuesOf, editVideoBody, type VideoEditValues } from './video-manage-pages.ts';
 
 const STYLES = ['/assets/dashboard.css'];
 const HANDLED = new Set(['_csrf', 'title', 'description', 'category', 'privacy', 'tags']);
 
 export async function dashboardVideoManageRoutes(
-  app: FastifyInstance,
-  { services }: DashboardDeps,
+  app: DashboardApp,
+  { services, owned }: DashboardDeps,
 ): Promise<void> {
   const { videos } = services;
+  // The routes on one video, loaded by their preHandler.
+  const onVideo = {
+    config: PAGE,
+    schema: { hide: true, params: IdParams },
+    preHandler: owned.video.preHandler,
+  };
 
-  app.get('/dashboard/videos/:id/edit', { config: PAGE, schema: { hide: true } }, async (request, reply) => {
-    const user = requireUser(request, reply);
-    if (!user) return reply;
-    const video = await ownVideo(user, idOf(request));
-    if (!video) return sendNotFound(request, reply, 'video');
+  app.get('/dashboard/videos/:id/edit', onVideo, async (request, reply) => {
+    const video = owned.video.of(request);
     if (video.published_at === null)
       return sendEditForm(request, reply, video, editValuesOf(video), processing());
     return sendEditForm(request, reply, video, editValuesOf(video));
   });
 
-  app.post('/dashboard/videos/:id', { config: PAGE, schema: { hide: true } }, async (request, reply) => {
-    const user = requireUser(request, reply);
-    if (!user) return reply;
-    const video = await ownVideo(user, idOf(request));
-    if (!video) return sendNotFound(request, reply, 'video');
+  app.post('/dashboard/videos/:id', onVideo, async (request, reply) => {
+    const user = userOf(request);
+    const video = owned.video.of(request);
     const form = formOf(request);
     try {
       const body = validateAsApi(UpdateVideoBody, toUpdateBody(form));
@@ -54,53 +56,34 @@ export async function dashboardVideoManageRoutes(
     return reply.redirect(`/dashboard/videos/${encodeURIComponent(video.id)}?updated=1`, 303);
   });
 
-  app.get(
-    '/dashboard/videos/:id/delete',
-    { config: PAGE, schema: { hide: true } },
-    async (request, reply) => {
-      const user = requireUser(request, reply);
-      if (!user) return reply;
-      const video = await ownVideo(user, idOf(request));
-      if (!video) return sendNotFound(request, reply, 'video');
-      return sendDeletePage(
-        request,
-        reply,
-        video,
-        video.published_at === null ? processing().message : undefined,
-      );
-    },
-  );
+  app.get('/dashboard/videos/:id/delete', onVideo, async (request, reply) => {
+    const video = owned.video.of(request);
+    return sendDeletePage(
+      request,
+      reply,
+      video,
+      video.published_at === null ? processing().message : undefined,
+    );
+  });
 
   app.post(
     '/dashboard/videos/:id/delete',
-    { config: PAGE, schema: { hide: true } },
+    { config: PAGE, schema: { hide: true, params: IdParams } },
     async (request, reply) => {
-      const user = requireUser(request, reply);
-      if (!user) return reply;
-      const id = idOf(request);
+      const user = userOf(request);
+      const { id } = request.params;
       try {
         await videos.delete(id, user.id);
       } catch (error) {
         if (isNotFound(error)) return sendNotFound(request, reply, 'video');
         if (!isStateConflict(error)) throw error;
-        const video = await ownVideo(user, id);
+        const video = await owned.video.load(user, { id });
         if (!video) return sendNotFound(request, reply, 'video');
         return sendDeletePage(request, reply, video, processing().message, 409);
       }
       return reply.redirect('/dashboard/videos?deleted=1', 303);
     },
   );
-
-  /** The user's own video, drafts included; another's answers as missing. */
-  async function ownVideo(user: WebUser, id: string): Promise<VideoRow | undefined> {
-    try {
-      const video = await videos.get(id, user.id);
-      return video.creator_id === user.id ? video : undefined;
-    } catch (error) {
-      if (isNotFound(error)) return undefined;
-      throw error;
-    }
-  }
 
   function sendEditForm(
     request: FastifyRequest,
@@ -139,10 +122,6 @@ function processing(): FormProblem {
     field: undefined,
     message: 'This video is still being processed; it can be changed or deleted once it is published.',
   };
-}
-
-function idOf(request: FastifyRequest): string {
-  return (request.params as { id: string }).id;
 }
 
 function formOf(request: FastifyRequest): Record<string, unknown> {

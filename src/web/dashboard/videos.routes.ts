@@ -1,20 +1,21 @@
 // The creator's videos: the list (published ones, newest first) and one video's page.
-import type { FastifyInstance } from 'fastify';
 import { keysetPage } from '../../http/pagination.ts';
-import { PAGE, renderPage, requireUser, sendPage } from './core.ts';
-import type { DashboardDeps } from './dashboard.deps.ts';
-import { isNotFound, sendNotFound } from './not-found.ts';
+import { PAGE, renderPage, sendPage, userOf } from './core.ts';
+import type { DashboardApp, DashboardDeps } from './dashboard.deps.ts';
+import { IdParams } from './owned.ts';
 import { videoListBody, videoPageBody } from './video-pages.ts';
 
 const PAGE_SIZE = 50;
 const STYLES = ['/assets/dashboard.css'];
 
-export async function dashboardVideoRoutes(app: FastifyInstance, { services }: DashboardDeps): Promise<void> {
+export async function dashboardVideoRoutes(
+  app: DashboardApp,
+  { services, owned }: DashboardDeps,
+): Promise<void> {
   const { videos, cursors, urls } = services;
 
   app.get('/dashboard/videos', { config: PAGE, schema: { hide: true } }, async (request, reply) => {
-    const user = requireUser(request, reply);
-    if (!user) return reply;
+    const user = userOf(request);
     const cursor = (request.query as Record<string, string | undefined>).cursor;
     const page = await keysetPage(
       cursors,
@@ -32,34 +33,30 @@ export async function dashboardVideoRoutes(app: FastifyInstance, { services }: D
     return sendPage(reply, renderPage({ title: 'Videos', request, body, section: 'videos', styles: STYLES }));
   });
 
-  app.get('/dashboard/videos/:id', { config: PAGE, schema: { hide: true } }, async (request, reply) => {
-    const user = requireUser(request, reply);
-    if (!user) return reply;
-    const id = (request.params as { id: string }).id;
-    const video = await videos.get(id, user.id).catch((error: unknown) => {
-      if (isNotFound(error)) return undefined;
-      throw error;
-    });
-    // Anyone may watch a published video; only its creator sees it in the dashboard.
-    if (!video || video.creator_id !== user.id) return sendNotFound(request, reply, 'video');
-    const body = videoPageBody(
-      video,
-      video.published_at === null ? null : urls.pathOf(urls.videoPlayback(video.id)),
-      urls.pathOf(urls.videoPage(video.id)),
-      (request.query as Record<string, string | undefined>).updated === '1'
-        ? 'Video details saved.'
-        : undefined,
-    );
-    return sendPage(
-      reply,
-      renderPage({
-        title: video.title,
-        request,
-        body,
-        section: 'videos',
-        styles: STYLES,
-        scripts: ['/assets/hls.min.js', '/assets/dashboard-video.js'],
-      }),
-    );
-  });
+  app.get(
+    '/dashboard/videos/:id',
+    { config: PAGE, schema: { hide: true, params: IdParams }, preHandler: owned.video.preHandler },
+    async (request, reply) => {
+      const video = owned.video.of(request);
+      const body = videoPageBody(
+        video,
+        video.published_at === null ? null : urls.pathOf(urls.videoPlayback(video.id)),
+        urls.pathOf(urls.videoPage(video.id)),
+        (request.query as Record<string, string | undefined>).updated === '1'
+          ? 'Video details saved.'
+          : undefined,
+      );
+      return sendPage(
+        reply,
+        renderPage({
+          title: video.title,
+          request,
+          body,
+          section: 'videos',
+          styles: STYLES,
+          scripts: ['/assets/hls.min.js', '/assets/dashboard-video.js'],
+        }),
+      );
+    },
+  );
 }

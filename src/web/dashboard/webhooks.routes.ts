@@ -1,13 +1,17 @@
 // The creator's webhooks: register (the secret shown once), list, and per webhook its delivery
 // log, chart and actions (send a test, enable, rotate the secret, delete, resend a delivery),
 // each calling the same webhook services as the API.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type, type Static } from 'typebox';
 import { AppError } from '../../shared/errors.ts';
+import type { DeliveryDetail } from '../../webhooks/webhook-management.service.ts';
+import type { PublicWebhookRow } from '../../webhooks/webhook.repository.ts';
 import { CreateWebhookBody } from '../../webhooks/webhook.schemas.ts';
-import { csrfField, PAGE, renderPage, requireUser, sendPage, type WebUser } from './core.ts';
-import type { DashboardDeps } from './dashboard.deps.ts';
+import { csrfField, PAGE, renderPage, sendPage, userOf, type WebUser } from './core.ts';
+import type { DashboardApp, DashboardDeps } from './dashboard.deps.ts';
 import { field, formProblem, validateAsApi, type FormProblem } from './form-validation.ts';
 import { isNotFound, sendNotFound } from './not-found.ts';
+import { DeliveryParams, IdParams } from './owned.ts';
 import {
   deliveryPageBody,
   EVENT_CHOICES,
@@ -37,20 +41,20 @@ function actionRefusal(error: unknown): string | undefined {
   return undefined;
 }
 
-type Params = { id: string; event_id?: string };
+/** An action's path: a webhook's, or one of its deliveries'. */
+const ActionParams = Type.Object({ id: Type.String(), event_id: Type.Optional(Type.String()) });
+type ActionParams = Static<typeof ActionParams>;
 
-export async function dashboardWebhookRoutes(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
+export async function dashboardWebhookRoutes(app: DashboardApp, deps: DashboardDeps): Promise<void> {
   const { webhooks, webhookManagement: management } = deps.services;
+  const { owned } = deps;
 
-  app.get('/dashboard/webhooks', { config: PAGE, schema: { hide: true } }, async (request, reply) => {
-    const user = requireUser(request, reply);
-    if (!user) return reply;
-    return sendList(request, reply, user, { url: '', events: ['*'] });
-  });
+  app.get('/dashboard/webhooks', { config: PAGE, schema: { hide: true } }, async (request, reply) =>
+    sendList(request, reply, userOf(request), { url: '', events: ['*'] }),
+  );
 
   app.post('/dashboard/webhooks', { config: PAGE, schema: { hide: true } }, async (request, reply) => {
-    const user = requireUser(request, reply);
-    if (!user) return reply;
+    const user = userOf(request);
     const form = (request.body ?? {}) as Record<string, unknown>;
     const values: WebhookFormValues = {
       url: field(form, 'url') ?? '',
@@ -77,26 +81,23 @@ export async function dashboardWebhookRoutes(app: FastifyInstance, deps: Dashboa
     return sendPage(reply, page, 201);
   });
 
-  app.get('/dashboard/webhooks/:id', { config: PAGE, schema: { hide: true } }, async (request, reply) => {
-    const user = requireUser(request, reply);
-    if (!user) return reply;
-    const done = (request.query as Record<string, string | undefined>).done;
-    return sendWebhook(request, reply, user, (request.params as Params).id, done ? NOTICES[done] : undefined);
-  });
+  app.get(
+    '/dashboard/webhooks/:id',
+    { config: PAGE, schema: { hide: true, params: IdParams }, preHandler: owned.webhook.preHandler },
+    async (request, reply) => {
+      const done = (request.query as Record<string, string | undefined>).done;
+      const notice = done ? NOTICES[done] : undefined;
+      return sendWebhook(request, reply, userOf(request), owned.webhook.of(request), notice);
+    },
+  );
 
   app.get(
     '/dashboard/webhooks/:id/deliveries/:event_id',
-    { config: PAGE, schema: { hide: true } },
+    { config: PAGE, schema: { hide: true, params: DeliveryParams }, preHandler: owned.delivery.preHandler },
     async (request, reply) => {
-      const user = requireUser(request, reply);
-      if (!user) return reply;
       const resent = (request.query as Record<string, string | undefined>).done === 'resent';
-      return sendDelivery(
-        request,
-        reply,
-        user,
-        resent ? 'The event was queued to be sent again now.' : undefined,
-      );
+      const notice = resent ? 'The event was queued to be sent again now.' : undefined;
+      return sendDelivery(request, reply, request.params, owned.delivery.of(request), notice);
     },
   );
 
@@ -104,14 +105,13 @@ export async function dashboardWebhookRoutes(app: FastifyInstance, deps: Dashboa
   // the refusal when the webhook's state does not allow it.
   const action = (
     path: string,
-    run: (user: WebUser, params: Params) => Promise<unknown>,
-    after: (params: Params) => string,
+    run: (user: WebUser, params: ActionParams) => Promise<unknown>,
+    after: (params: ActionParams) => string,
     onRefusal: 'webhook' | 'delivery' = 'webhook',
   ) =>
-    app.post(path, { config: PAGE, schema: { hide: true } }, async (request, reply) => {
-      const user = requireUser(request, reply);
-      if (!user) return reply;
-      const params = request.params as Params;
+    app.post(path, { config: PAGE, schema: { hide: true, params: ActionParams } }, async (request, reply) => {
+      const user = userOf(request);
+      const { params } = request;
       try {
         await run(user, params);
       } catch (error) {
@@ -119,9 +119,16 @@ export async function dashboardWebhookRoutes(app: FastifyInstance, deps: Dashboa
           return sendNotFound(request, reply, onRefusal === 'delivery' ? 'delivery' : 'webhook');
         const refusal = actionRefusal(error);
         if (refusal === undefined) throw error;
-        return onRefusal === 'delivery'
-          ? sendDelivery(request, reply, user, undefined, refusal, 409)
-          : sendWebhook(request, reply, user, params.id, undefined, refusal, 409);
+        // The page the action was on, as it is now, with the refusal.
+        if (onRefusal === 'delivery') {
+          const where = { id: params.id, event_id: params.event_id ?? '' };
+          const detail = await owned.delivery.load(user, where);
+          if (!detail) return sendNotFound(request, reply, 'delivery');
+          return sendDelivery(request, reply, where, detail, undefined, refusal, 409);
+        }
+        const webhook = await owned.webhook.load(user, params);
+        if (!webhook) return sendNotFound(request, reply, 'webhook');
+        return sendWebhook(request, reply, user, webhook, undefined, refusal, 409);
       }
       return reply.redirect(after(params), 303);
     });
@@ -152,13 +159,11 @@ export async function dashboardWebhookRoutes(app: FastifyInstance, deps: Dashboa
   // Rotating shows the new secret once, so it answers with the page rather than a redirect.
   app.post(
     '/dashboard/webhooks/:id/rotate-secret',
-    { config: PAGE, schema: { hide: true } },
+    { config: PAGE, schema: { hide: true, params: IdParams } },
     async (request, reply) => {
-      const user = requireUser(request, reply);
-      if (!user) return reply;
       let rotated;
       try {
-        rotated = await webhooks.rotateSecret(user.id, (request.params as Params).id);
+        rotated = await webhooks.rotateSecret(userOf(request).id, request.params.id);
       } catch (error) {
         if (isNotFound(error)) return sendNotFound(request, reply, 'webhook');
         throw error;
@@ -197,18 +202,12 @@ export async function dashboardWebhookRoutes(app: FastifyInstance, deps: Dashboa
     request: FastifyRequest,
     reply: FastifyReply,
     user: WebUser,
-    id: string,
+    webhook: PublicWebhookRow,
     notice?: string,
     error?: string,
     status = 200,
   ): Promise<FastifyReply> {
-    let webhook;
-    try {
-      webhook = await management.get(user.id, id);
-    } catch (failure) {
-      if (isNotFound(failure)) return sendNotFound(request, reply, 'webhook');
-      throw failure;
-    }
+    const { id } = webhook;
     const [deliveries, series] = await Promise.all([
       management.listDeliveries(user.id, id, {
         after: undefined,
@@ -233,22 +232,15 @@ export async function dashboardWebhookRoutes(app: FastifyInstance, deps: Dashboa
     );
   }
 
-  async function sendDelivery(
+  function sendDelivery(
     request: FastifyRequest,
     reply: FastifyReply,
-    user: WebUser,
+    { id, event_id: eventId }: DeliveryParams,
+    detail: DeliveryDetail,
     notice?: string,
     error?: string,
     status = 200,
-  ): Promise<FastifyReply> {
-    const { id, event_id: eventId = '' } = request.params as Params;
-    let detail;
-    try {
-      detail = await management.getDelivery(user.id, id, eventId);
-    } catch (failure) {
-      if (isNotFound(failure)) return sendNotFound(request, reply, 'delivery');
-      throw failure;
-    }
+  ): FastifyReply {
     const body = deliveryPageBody(csrfField(request), id, detail, notice, error);
     return sendPage(
       reply,

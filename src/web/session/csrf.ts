@@ -4,9 +4,9 @@
 // SameSite=Lax cookies already keep most cross-site posts unauthenticated; the token also
 // covers sign-in (login CSRF) and same-site attackers.
 import type { FastifyRequest, preValidationHookHandler } from 'fastify';
+import type { SessionService } from '../../accounts/session.service.ts';
 import { AppError } from '../../shared/errors.ts';
 import { html, type SafeHtml } from '../html.ts';
-import type { WebSessionService } from './session.service.ts';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -15,7 +15,7 @@ export function csrfField(request: FastifyRequest): SafeHtml {
   return html`<input type="hidden" name="_csrf" value="${request.csrfToken}" />`;
 }
 
-export function csrfHook(sessions: WebSessionService, publicOrigin: string): preValidationHookHandler {
+export function csrfHook(sessions: SessionService, publicOrigin: string): preValidationHookHandler {
   return (request, _reply, done) => {
     if (request.routeOptions.config.access !== 'page' || !STATE_CHANGING.has(request.method)) {
       done();

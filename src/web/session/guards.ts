@@ -12,6 +12,24 @@ export function requireUser(request: FastifyRequest, reply: FastifyReply): WebUs
   return undefined;
 }
 
+/**
+ * A preHandler for routes that are for signed-in users only (the fastify/demo way): a visitor
+ * is sent to sign in as requireUser does, and the route's handler never runs.
+ */
+export async function signedIn(
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply | undefined> {
+  return requireUser(request, reply) ? undefined : reply;
+}
+
+/** The signed-in user of a route behind `signedIn`. */
+export function userOf(request: FastifyRequest): WebUser {
+  if (!request.webUser)
+    throw new Error(`${request.routeOptions.url ?? request.url} has no signedIn preHandler`);
+  return request.webUser;
+}
+
 /** A `next` target that stays on this site (a path, never `//host` or `/\host`); else the fallback. */
 export function safeNext(next: unknown, fallback: string): string {
   if (typeof next !== 'string' || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) {

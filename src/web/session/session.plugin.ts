@@ -2,9 +2,9 @@
 // session cookie to the signed-in user, gives a visitor a pre-session cookie, and sets the
 // request's CSRF token, so every page can render forms and every form can be checked.
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { SESSION_IDLE_MS, type SessionService } from '../../accounts/session.service.ts';
 import { readCookie, serializeCookie } from '../cookies.ts';
 import { cookieNames, type CookieNames } from './cookie-names.ts';
-import { SESSION_IDLE_MS, type WebSessionService } from './session.service.ts';
 import './types.ts';
 
 const VISITOR_PATTERN = /^[0-9A-Za-z]{32}$/;
@@ -15,11 +15,14 @@ export interface SessionCookies {
   setSession(reply: FastifyReply, token: string): void;
   /** Tells the browser to forget its session cookie. */
   clearSession(reply: FastifyReply): void;
+  /** Starts sending a visitor's pre-session cookie. */
+  setVisitor(reply: FastifyReply, value: string): void;
 }
 
-export function sessionCookies(sessions: WebSessionService): SessionCookies {
-  const names = cookieNames(sessions.secureCookies);
-  const secure = sessions.secureCookies;
+/** The cookies of the site at `publicOrigin` (PUBLIC_URL's): Secure, with the __Host- prefix, on https. */
+export function sessionCookies(publicOrigin: string): SessionCookies {
+  const secure = new URL(publicOrigin).protocol === 'https:';
+  const names = cookieNames(secure);
   return {
     names,
     setSession(reply, token) {
@@ -31,12 +34,15 @@ export function sessionCookies(sessions: WebSessionService): SessionCookies {
     clearSession(reply) {
       appendCookie(reply, serializeCookie(names.session, '', { secure, maxAgeSeconds: 0 }));
     },
+    setVisitor(reply, value) {
+      appendCookie(reply, serializeCookie(names.visitor, value, { secure }));
+    },
   };
 }
 
 export function installSessions(
   app: FastifyInstance,
-  sessions: WebSessionService,
+  sessions: SessionService,
   cookies: SessionCookies,
 ): void {
   app.decorateRequest('webUser', null);
@@ -58,7 +64,7 @@ export function installSessions(
       let visitor = readCookie(header, names.visitor);
       if (visitor === undefined || !VISITOR_PATTERN.test(visitor)) {
         visitor = sessions.newPreSession();
-        appendCookie(reply, serializeCookie(names.visitor, visitor, { secure: sessions.secureCookies }));
+        cookies.setVisitor(reply, visitor);
       }
       request.csrfBinding = `visitor:${visitor}`;
     }

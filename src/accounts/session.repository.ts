@@ -1,4 +1,4 @@
-import type { Db } from '../../db/database.ts';
+import type { Db } from '../db/database.ts';
 import type { WebSessionTable } from './session.table.ts';
 
 export interface SessionWithUser {

@@ -3,12 +3,13 @@
 // signs nobody in. Expiry slides: a session unused for SESSION_IDLE_MS ends; one in use is
 // extended, at most once per EXTEND_EVERY_MS so a busy page does not write on every request.
 // CSRF tokens are HMACs of what the request is bound to (the session, or a visitor's
-// pre-session cookie), so they need no storage.
+// pre-session cookie), so they need no storage. Knows nothing of HTTP: the cookies, their
+// flags and the CSRF hook are the web app's (src/web/session/).
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import type { WebUser } from '../../accounts/login.service.ts';
-import type { Db } from '../../db/database.ts';
-import type { Clock } from '../../shared/clock.ts';
-import { randomBase62 } from '../../shared/ids.ts';
+import type { Db } from '../db/database.ts';
+import type { Clock } from '../shared/clock.ts';
+import { randomBase62 } from '../shared/ids.ts';
+import type { WebUser } from './login.service.ts';
 import * as repo from './session.repository.ts';
 
 export const SESSION_IDLE_MS = 14 * 24 * 60 * 60_000;
@@ -23,26 +24,15 @@ export interface ActiveSession {
   extendedUntil: number | undefined;
 }
 
-export interface WebSessionOptions {
-  /** PUBLIC_URL's origin: forms may come from it (and from the host a request names). */
-  publicUrl: string;
-}
-
-export class WebSessionService {
+export class SessionService {
   private readonly db: Db;
   private readonly clock: Clock;
   private readonly csrfKey: Buffer;
-  /** PUBLIC_URL is https: cookies are Secure (and take the __Host- prefix). */
-  readonly secureCookies: boolean;
-  readonly publicOrigin: string;
 
-  constructor(db: Db, clock: Clock, csrfKey: Buffer, options: WebSessionOptions) {
+  constructor(db: Db, clock: Clock, csrfKey: Buffer) {
     this.db = db;
     this.clock = clock;
     this.csrfKey = csrfKey;
-    const url = new URL(options.publicUrl);
-    this.secureCookies = url.protocol === 'https:';
-    this.publicOrigin = url.origin;
   }
 
   /** Starts a session; the token goes into the cookie and nowhere else. */
