@@ -5,7 +5,8 @@
 // connection is left hanging, nothing is logged as an error, and the upload stays consistent:
 // the offset it reports is the bytes on disk, never past its size.
 //
-// Bounded in count and time. TUS_FUZZ_SEED=<n> replays a run.
+// Bounded in count and time. TUS_FUZZ_REQUESTS=20000 TUS_FUZZ_SECONDS=300 runs longer;
+// TUS_FUZZ_SEED=<n> replays a run.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,7 +18,8 @@ import { rawExchange, startTestServer, type RawResponse } from '../helpers/serve
 
 const REQUESTS = Number(process.env.TUS_FUZZ_REQUESTS ?? 800);
 const SEED = Number(process.env.TUS_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
-const BUDGET_MS = 25_000;
+/** New requests stop being started after this long, whatever the count. */
+const BUDGET_MS = Number(process.env.TUS_FUZZ_SECONDS ?? 25) * 1000;
 const CONCURRENCY = 6;
 const SIZE = 200_000;
 
