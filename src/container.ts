@@ -18,6 +18,7 @@ import { CursorCodec } from './http/pagination.ts';
 import { IdempotencyService } from './idempotency/idempotency.service.ts';
 import { IngestHealthBoard } from './ingest/health/health-board.ts';
 import { MediaPaths } from './media/media-paths.ts';
+import { MediaRemoval } from './media/media-removal.ts';
 import type { Clock } from './shared/clock.ts';
 import { PublicUrls } from './shared/public-urls.ts';
 import { deriveKey } from './shared/secret-key.ts';
@@ -82,7 +83,7 @@ export function createServices(
   const webhookSecrets = new SecretBox(deriveKey(secretKey, 'webhook-secrets'));
   const streamKeys = new StreamKeyVault(secretKey);
   const uploadLimits = { ...UPLOAD_DEFAULTS, ...config.uploads };
-  const media = new MediaPaths(config.dataDir);
+  const media = new MediaRemoval(new MediaPaths(config.dataDir));
   return {
     database,
     clock,

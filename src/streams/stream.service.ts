@@ -7,8 +7,7 @@ import type { Clock } from '../shared/clock.ts';
 import { invalidParameter, notFound, stateConflict } from '../shared/errors.ts';
 import { newId, randomBase62 } from '../shared/ids.ts';
 import type { PublicUrls } from '../shared/public-urls.ts';
-import type { MediaPaths } from '../media/media-paths.ts';
-import { removeStreamMedia } from '../media/media-removal.ts';
+import type { MediaRemoval } from '../media/media-removal.ts';
 import { detachVideosFromStream, findVideosFromStream } from '../videos/video.repository.ts';
 import { toVideoDetail } from '../videos/video.serializer.ts';
 import type { StreamKeyVault } from './stream-key-vault.ts';
@@ -62,9 +61,9 @@ export class StreamService {
   private readonly clock: Clock;
   private readonly urls: PublicUrls;
   private readonly keys: StreamKeyVault;
-  private readonly media: MediaPaths;
+  private readonly media: MediaRemoval;
 
-  constructor(db: Db, clock: Clock, urls: PublicUrls, keys: StreamKeyVault, media: MediaPaths) {
+  constructor(db: Db, clock: Clock, urls: PublicUrls, keys: StreamKeyVault, media: MediaRemoval) {
     this.db = db;
     this.clock = clock;
     this.urls = urls;
@@ -233,7 +232,7 @@ export class StreamService {
       });
     });
     // After the commit: a failed deletion leaves the media in place with its row.
-    await removeStreamMedia(this.media, id);
+    await this.media.removeStream(id);
   }
 
   /**

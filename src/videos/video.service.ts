@@ -8,8 +8,7 @@ import type { PublicUrls } from '../shared/public-urls.ts';
 import { findUser } from '../accounts/account.repository.ts';
 import { findStream } from '../streams/stream.repository.ts';
 import type { Privacy } from '../streams/stream.table.ts';
-import type { MediaPaths } from '../media/media-paths.ts';
-import { removeVideoMedia } from '../media/media-removal.ts';
+import type { MediaRemoval } from '../media/media-removal.ts';
 import * as repo from './video.repository.ts';
 import { checkChapters, checkDetails, checkDuration } from './video-rules.ts';
 import { planVideoUpdate, type VideoUpdateInput } from './video-update.ts';
@@ -41,9 +40,9 @@ export class VideoService {
   private readonly db: Db;
   private readonly clock: Clock;
   private readonly urls: PublicUrls;
-  private readonly media: MediaPaths;
+  private readonly media: MediaRemoval;
 
-  constructor(db: Db, clock: Clock, urls: PublicUrls, media: MediaPaths) {
+  constructor(db: Db, clock: Clock, urls: PublicUrls, media: MediaRemoval) {
     this.db = db;
     this.clock = clock;
     this.urls = urls;
@@ -123,7 +122,7 @@ export class VideoService {
       });
     });
     // After the commit: a failed deletion leaves the media in place with its row.
-    await removeVideoMedia(this.media, id);
+    await this.media.removeVideo(id);
   }
 
   private async ownedPublished(

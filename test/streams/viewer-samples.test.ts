@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import os from 'node:os';
 import { describe, test } from 'node:test';
+import { MediaRemoval } from '../../src/media/media-removal.ts';
 import { MediaPaths } from '../../src/media/media-paths.ts';
 import { StreamKeyVault } from '../../src/streams/stream-key-vault.ts';
 import { StreamService } from '../../src/streams/stream.service.ts';
@@ -28,7 +29,7 @@ for (const dialect of DIALECTS) {
         clock,
         new PublicUrls('http://localhost:3000', 1935),
         new StreamKeyVault(Buffer.alloc(32, 7)),
-        new MediaPaths(os.tmpdir()),
+        new MediaRemoval(new MediaPaths(os.tmpdir())),
       );
       const { stream } = await streams.create('usr_samples', { title: 'Charted' });
       const samples = new ViewerSamples(db, clock, { retentionDays: 2 });

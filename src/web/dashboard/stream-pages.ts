@@ -1,10 +1,9 @@
 // The bodies of the creator's stream pages: the list, the new-stream form and one stream's page.
-import { CATEGORIES } from '../../shared/categories.ts';
 import type { StreamListRow } from '../../streams/stream.repository.ts';
 import type { StreamRow } from '../../streams/stream.table.ts';
 import type { ViewerSample } from '../../streams/viewer-samples.ts';
 import { html, raw, type SafeHtml } from './core.ts';
-import { describedBy, problemFor, radioGroup } from './form-fields.ts';
+import { categorySelect, describedBy, problemFor, radioGroup, titleAndDescription } from './form-fields.ts';
 import type { FormProblem } from './form-validation.ts';
 import { formatTime, isoTime, jsonForScript } from './format.ts';
 
@@ -95,32 +94,7 @@ export function newStreamBody(csrf: SafeHtml, values: StreamFormValues, problem?
     <form method="post" action="/dashboard/streams" class="form" id="new-stream" novalidate>
       ${csrf}
       <input type="hidden" name="tz_offset" id="tz_offset" value="0" />
-      <div class="field">
-        <label for="title">Title</label>
-        <input
-          id="title"
-          name="title"
-          type="text"
-          maxlength="120"
-          required
-          value="${values.title}"
-          ${describedBy(problem, 'title', 'title-hint')}
-        />
-        <p class="hint" id="title-hint">1 to 120 characters.</p>
-        ${problemFor(problem, 'title')}
-      </div>
-      <div class="field">
-        <label for="description">Description <span class="optional">(optional)</span></label>
-        <textarea
-          id="description"
-          name="description"
-          rows="4"
-          maxlength="2000"
-          ${describedBy(problem, 'description')}
-        >
-${values.description}</textarea>
-        ${problemFor(problem, 'description')}
-      </div>
+      ${titleAndDescription(values, problem)}
       <div class="field">
         <label for="scheduled_at"
           >Scheduled start <span class="optional">(optional, your local time)</span></label
@@ -137,12 +111,7 @@ ${values.description}</textarea>
         </p>
         ${problemFor(problem, 'scheduled_at')}
       </div>
-      <div class="field">
-        <label for="category">Category</label>
-        <select id="category" name="category" ${describedBy(problem, 'category')}>
-          ${CATEGORIES.map((c) => html`<option value="${c}" ${c === values.category ? raw(' selected') : ''}>${c}</option>`)}</select
-        >${problemFor(problem, 'category')}
-      </div>
+      ${categorySelect(values.category, problem)}
       ${radioGroup('Privacy', 'privacy', values.privacy, problem, [
         ['public', 'Public: listed on your channel and the home page'],
         ['private', 'Unlisted: only people with the link'],
