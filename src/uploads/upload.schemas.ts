@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { CATEGORIES } from '../shared/categories.ts';
 import { Nullable, PageQuery, Pagination, StringEnum, Timestamp, TrimmedString } from '../http/schemas.ts';
 import { PRIVACIES } from '../streams/stream.schemas.ts';
-import { Chapter } from '../videos/video.schemas.ts';
+import { Chapter, chapterList, tagList } from '../videos/video.schemas.ts';
 import { UPLOAD_STATUSES } from './upload.table.ts';
 
 export const UploadError = Type.Object(
@@ -65,19 +65,8 @@ export const CreateUploadBody = Type.Object(
     description: Type.Optional(Type.String({ maxLength: 2000 })),
     category: Type.Optional(StringEnum(CATEGORIES, { description: 'Defaults to `talk`.' })),
     privacy: Type.Optional(StringEnum(PRIVACIES, { default: 'public' })),
-    tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 40 }), { maxItems: 20 })),
-    chapters: Type.Optional(
-      Type.Array(
-        Type.Object(
-          {
-            title: TrimmedString({ minLength: 1, maxLength: 120 }),
-            start_seconds: Type.Integer({ minimum: 0 }),
-          },
-          { additionalProperties: false },
-        ),
-        { maxItems: 100 },
-      ),
-    ),
+    tags: Type.Optional(tagList('At most 20, each 1 to 50 characters; duplicates are dropped.')),
+    chapters: Type.Optional(chapterList('At most 100, kept as given and sorted by start.')),
   },
   { additionalProperties: false },
 );

@@ -58,6 +58,22 @@ export const ListVideosQuery = Type.Object(
 export const MAX_TAGS = 20;
 export const MAX_CHAPTERS = 100;
 
+/** A video's tags as a request gives them (a video's update, an upload's creation). */
+export function tagList(description: string) {
+  return Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { maxItems: MAX_TAGS, description });
+}
+
+/** A video's chapters as a request gives them. */
+export function chapterList(description: string) {
+  return Type.Array(
+    Type.Object(
+      { title: Type.String({ minLength: 1, maxLength: 120 }), start_seconds: Type.Integer({ minimum: 0 }) },
+      { additionalProperties: false },
+    ),
+    { maxItems: MAX_CHAPTERS, description },
+  );
+}
+
 export const UpdateVideoBody = Type.Object(
   {
     title: Type.Optional(
@@ -73,24 +89,11 @@ export const UpdateVideoBody = Type.Object(
     category: Type.Optional(StringEnum(CATEGORIES)),
     privacy: Type.Optional(StringEnum(PRIVACIES)),
     tags: Type.Optional(
-      Type.Array(Type.String({ minLength: 1, maxLength: 50 }), {
-        maxItems: MAX_TAGS,
-        description: `Replaces the tags: at most ${MAX_TAGS}, each 1 to 50 characters; duplicates are dropped.`,
-      }),
+      tagList(`Replaces the tags: at most ${MAX_TAGS}, each 1 to 50 characters; duplicates are dropped.`),
     ),
     chapters: Type.Optional(
-      Type.Array(
-        Type.Object(
-          {
-            title: Type.String({ minLength: 1, maxLength: 120 }),
-            start_seconds: Type.Integer({ minimum: 0 }),
-          },
-          { additionalProperties: false },
-        ),
-        {
-          maxItems: MAX_CHAPTERS,
-          description: `Replaces the chapters (at most ${MAX_CHAPTERS}); each starts within the video. Returned sorted by start.`,
-        },
+      chapterList(
+        `Replaces the chapters (at most ${MAX_CHAPTERS}); each starts within the video. Returned sorted by start.`,
       ),
     ),
   },

@@ -387,6 +387,21 @@ for (const dialect of DIALECTS) {
         'parameter_invalid',
         'bad category',
       );
+      // Tags follow a video's own rules (PATCH /v1/videos): 1 to 50 characters, at most 20.
+      const tagged = await server.request('POST', '/v1/uploads', {
+        key: owner.writeKey,
+        body: { size: 10, title: 'Tagged', tags: ['t'.repeat(50)] },
+      });
+      assert.equal(tagged.status, 201);
+      assertEnvelope(
+        await server.request('POST', '/v1/uploads', {
+          key: owner.writeKey,
+          body: { size: 10, title: 'x', tags: ['t'.repeat(51)] },
+        }),
+        400,
+        'parameter_invalid',
+        'a tag of 51 characters',
+      );
       const mine = await server.request('GET', `/v1/uploads/${upload.id}`, { key: owner.readKey });
       assert.equal(mine.body.status, 'waiting');
     });

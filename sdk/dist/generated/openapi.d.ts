@@ -2501,6 +2501,7 @@ export interface operations {
                      * @enum {string}
                      */
                     category?: 'gaming' | 'music' | 'coding' | 'talk' | 'art' | 'just-chatting' | 'sports' | 'education' | 'science-and-technology' | 'travel' | 'food' | 'fitness';
+                    /** @description At most 100, kept as given and sorted by start. */
                     chapters?: {
                         start_seconds: number;
                         title: string;
@@ -2513,6 +2514,7 @@ export interface operations {
                     privacy?: 'public' | 'private';
                     /** @description The file's size in bytes; at most UPLOAD_MAX_BYTES. */
                     size: number;
+                    /** @description At most 20, each 1 to 50 characters; duplicates are dropped. */
                     tags?: string[];
                     /** @description 1 to 120 characters (Unicode code points) after surrounding whitespace is trimmed. */
                     title: string;

@@ -2682,6 +2682,7 @@ export interface operations {
             | 'travel'
             | 'food'
             | 'fitness';
+          /** @description At most 100, kept as given and sorted by start. */
           chapters?: {
             start_seconds: number;
             title: string;
@@ -2694,6 +2695,7 @@ export interface operations {
           privacy?: 'public' | 'private';
           /** @description The file's size in bytes; at most UPLOAD_MAX_BYTES. */
           size: number;
+          /** @description At most 20, each 1 to 50 characters; duplicates are dropped. */
           tags?: string[];
           /** @description 1 to 120 characters (Unicode code points) after surrounding whitespace is trimmed. */
           title: string;
