@@ -28,7 +28,7 @@ import { loadConfig } from '../src/config.ts';
 import { createServices } from '../src/container.ts';
 import { migrateToLatest, openDatabase } from '../src/db/database.ts';
 import { startIngest } from '../src/ingest/ingest.ts';
-import { createLogger } from '../src/logger.ts';
+import { createLogger } from '../src/shared/logger.ts';
 import { MemoryLiveViewers } from '../src/viewers/live-viewers.ts';
 import { systemClock } from '../src/shared/clock.ts';
 import { ownTreeProc } from '../test/helpers/own-tree-proc.ts';

@@ -18,7 +18,7 @@ import type { AddressInfo } from 'node:net';
 import { createServices, type Services } from '../src/container.ts';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../src/db/database.ts';
 import { recordEvent } from '../src/events/outbox.ts';
-import { createLogger } from '../src/logger.ts';
+import { createLogger } from '../src/shared/logger.ts';
 import { systemClock } from '../src/shared/clock.ts';
 import { DeliveryWorker } from '../src/webhooks/delivery/worker.ts';
 import { testCa } from '../test/helpers/test-ca.ts';

@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { renderPlaylist } from '../src/media/hls-playlist.ts';
+import { renderPlaylist } from '../src/hls/hls-playlist.ts';
 import { renderOriginConfig } from '../test/deploy/nginx.ts';
 import {
   checkPinning,

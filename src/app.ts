@@ -26,7 +26,7 @@ import { healthRoutes } from './http/health.routes.ts';
 import { openApiRoutes, openApiOptions } from './http/openapi.ts';
 import type { RateLimitStore } from './http/rate-limit-store.ts';
 import { compileResponseSerializer } from './http/response-serializer.ts';
-import { accessLogFor } from './logger.ts';
+import { accessLogFor } from './shared/logger.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { AppError } from './shared/errors.ts';
 import { newId } from './shared/ids.ts';

@@ -4,6 +4,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_LADDER, parseLadder, X264_PRESETS, type TranscodeConfig } from './transcode/ladder.ts';
+import { isPostgresUrl } from './db/database.ts';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -211,10 +212,6 @@ export function parseDuration(text: string): number | undefined {
   if (!match) return undefined;
   const [, amount, unit] = match;
   return Number(amount) * (UNIT_MS[unit ?? ''] ?? 0);
-}
-
-export function isPostgresUrl(url: string): boolean {
-  return url.startsWith('postgres://') || url.startsWith('postgresql://');
 }
 
 function readTranscode(read: EnvReader): TranscodeConfig {

@@ -26,6 +26,7 @@ import { StreamKeyVault } from './streams/stream-key-vault.ts';
 import { StreamService } from './streams/stream.service.ts';
 import { SubscriptionService } from './subscriptions/subscription.service.ts';
 import { VideoService } from './videos/video.service.ts';
+import { VideosOfStreams } from './videos/stream-recordings.ts';
 import { SecretBox } from './shared/secret-box.ts';
 import { WebhookService } from './webhooks/webhook.service.ts';
 import { WebhookManagementService } from './webhooks/webhook-management.service.ts';
@@ -90,7 +91,7 @@ export function createServices(
     urls,
     cursors: new CursorCodec(deriveKey(secretKey, 'cursors')),
     accounts: new AccountService(db, clock),
-    streams: new StreamService(db, clock, urls, streamKeys, media),
+    streams: new StreamService(db, clock, urls, streamKeys, media, new VideosOfStreams(urls)),
     channels: new ChannelKeyService(db, clock, streamKeys),
     videos: new VideoService(db, clock, urls, media),
     subscriptions: new SubscriptionService(db, clock),

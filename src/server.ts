@@ -4,7 +4,7 @@ import { flushCompileCache } from 'node:module';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
-import { createLogger } from './logger.ts';
+import { createLogger } from './shared/logger.ts';
 import { dialectOf } from './db/dialect.ts';
 import { createRateLimitStore } from './http/rate-limit-factory.ts';
 import { startIngest, type IngestHandle } from './ingest/ingest.ts';
@@ -14,7 +14,7 @@ import { createLiveViewers } from './viewers/live-viewers-factory.ts';
 import { viewersPlugin } from './viewers/viewers.plugin.ts';
 import type { DeliveryWorker } from './webhooks/delivery/worker.ts';
 import { startDeliveryWorker } from './webhooks/delivery/worker-runner.ts';
-import { detectFfmpeg } from './media/ffmpeg.ts';
+import { detectFfmpeg } from './ffmpeg/ffmpeg.ts';
 import { startUploadWorker, type UploadWorker } from './uploads/upload-worker.ts';
 
 export interface ServeOptions {

@@ -1,11 +1,11 @@
 // Media commands: `tributary videos import` packages a video file as HLS with ffmpeg and
 // publishes it (source_stream_id null), with a progress bar when run on a terminal.
-import { detectFfmpeg, ffprobePathFor } from '../media/ffmpeg.ts';
+import { detectFfmpeg, ffprobePathFor } from '../ffmpeg/ffmpeg.ts';
 import { MediaPaths } from '../media/media-paths.ts';
 import { ImportError, importableFile, inspectMedia } from '../media/video-import.ts';
 import { JobRunner } from '../jobs/job-runner.ts';
 import { findJob } from '../jobs/job.repository.ts';
-import { createLogger } from '../logger.ts';
+import { createLogger } from '../shared/logger.ts';
 import { uploadProcessingHandler } from '../uploads/upload-processing.ts';
 import { UPLOAD_JOB, type UploadService } from '../uploads/upload.service.ts';
 import type { UploadRow } from '../uploads/upload.table.ts';

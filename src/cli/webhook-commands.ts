@@ -2,7 +2,7 @@
 // a webhook's deliveries.
 import type { Runtime } from '../runtime.ts';
 import { toIso } from '../shared/clock.ts';
-import { createLogger } from '../logger.ts';
+import { createLogger } from '../shared/logger.ts';
 import { startDeliveryWorker } from '../webhooks/delivery/worker-runner.ts';
 import type { Command } from './operator-commands.ts';
 import { parse, requireInteger, requireString } from './args.ts';

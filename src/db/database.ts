@@ -2,12 +2,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely, Migrator, PostgresDialect, type LogConfig, type MigrationResultSet } from 'kysely';
 import type pg from 'pg';
-import { isPostgresUrl } from '../config.ts';
 import { loadPg } from '../shared/optional-drivers.ts';
 import { migrations } from './migrations/index.ts';
 import { openNodeSqlite } from './node-sqlite.ts';
 import { ImmediateSqliteDialect } from './sqlite-dialect.ts';
 import type { Tables } from './schema.ts';
+
+/** A `postgres://` or `postgresql://` URL; anything else is a SQLite file path. */
+export function isPostgresUrl(url: string): boolean {
+  return url.startsWith('postgres://') || url.startsWith('postgresql://');
+}
 
 export type Db = Kysely<Tables>;
 export type { Dialect } from './dialect.ts';

@@ -11,7 +11,7 @@ import type { NextStream } from '../channels/next-stream.ts';
 import type { StreamService } from '../streams/stream.service.ts';
 import type { StreamRow } from '../streams/stream.table.ts';
 import type { PenaltyBox } from './penalty-box.ts';
-import type { PublishConnection, Refusal } from './rtmp-server.ts';
+import type { PublishConnection, Refusal } from '../rtmp/rtmp-server.ts';
 import type { StreamLifecycle } from './stream-lifecycle.ts';
 
 /** The RTMP application name in the ingest URL (rtmp://host:port/live). */

@@ -21,7 +21,7 @@ import { ThumbnailBacklog } from '../media/thumbnail-backlog.ts';
 import { LiveThumbnails } from './live-thumbnails.ts';
 import { PenaltyBox } from './penalty-box.ts';
 import { adoptInterruptedStreams } from './restart-recovery.ts';
-import type { PublishConnection } from './rtmp-server.ts';
+import type { PublishConnection } from '../rtmp/rtmp-server.ts';
 import { StreamLifecycle, type LifecycleDeps } from './stream-lifecycle.ts';
 import { IngestUpkeep } from './upkeep.ts';
 import { ViewerSamples } from '../streams/viewer-samples.ts';

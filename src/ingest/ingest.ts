@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { ChannelKeyService } from '../channels/channel-key.service.ts';
 import type { Db } from '../db/database.ts';
 import type { Config } from '../config.ts';
-import { detectFfmpeg } from '../media/ffmpeg.ts';
+import { detectFfmpeg } from '../ffmpeg/ffmpeg.ts';
 import { MediaPaths } from '../media/media-paths.ts';
 import type { LiveViewers } from '../viewers/live-viewers.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -14,7 +14,7 @@ import type { VideoService } from '../videos/video.service.ts';
 import type { IngestHealthBoard } from './health/health-board.ts';
 import { IngestCoordinator } from './ingest-coordinator.ts';
 import { TranscodeBudget } from '../transcode/budget.ts';
-import { RtmpIngestServer } from './rtmp-server.ts';
+import { RtmpIngestServer } from '../rtmp/rtmp-server.ts';
 
 /** Live thumbnails are refreshed about this often. */
 export const THUMBNAIL_INTERVAL_MS = 20_000;

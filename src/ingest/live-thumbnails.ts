@@ -6,7 +6,7 @@ import type { MediaPaths } from '../media/media-paths.ts';
 import { makeThumbnail } from '../media/poster.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { StreamService } from '../streams/stream.service.ts';
-import { StreamFolder } from './stream-folder.ts';
+import { StreamFolder } from '../live/stream-folder.ts';
 import type { StreamState } from './stream-state.ts';
 
 export interface LiveThumbnailDeps {

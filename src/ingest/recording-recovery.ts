@@ -9,7 +9,7 @@ import { isStateConflict } from '../shared/errors.ts';
 import type { StreamService } from '../streams/stream.service.ts';
 import type { StreamRow } from '../streams/stream.table.ts';
 import { finishRecording, recordStreamAsVideo } from './recording.ts';
-import type { StreamFolder } from './stream-folder.ts';
+import type { StreamFolder } from '../live/stream-folder.ts';
 
 export interface RecordingRecoveryDeps {
   streams: StreamService;

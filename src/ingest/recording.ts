@@ -6,12 +6,12 @@
 // index.m3u8 is a master naming them, so the video plays adaptively the moment it is published.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { HlsSegment } from '../media/hls-playlist.ts';
-import { renderPlaylist, writeFileAtomic } from '../media/hls-playlist.ts';
+import type { HlsSegment } from '../hls/hls-playlist.ts';
+import { renderPlaylist, writeFileAtomic } from '../hls/hls-playlist.ts';
 import { PLAYLIST_FILE } from '../media/media-paths.ts';
 import { publishVideoMedia, type VideoMediaDeps } from '../media/video-publishing.ts';
 import type { StreamRow } from '../streams/stream.table.ts';
-import { ffprobePathFor } from '../media/ffmpeg.ts';
+import { ffprobePathFor } from '../ffmpeg/ffmpeg.ts';
 import { SOURCE_RENDITION } from '../transcode/ladder.ts';
 import { buildMasterPlaylist } from '../transcode/master-writer.ts';
 import { renditionIndex, type StreamLadder } from '../transcode/stream-ladder.ts';

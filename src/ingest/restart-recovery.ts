@@ -10,7 +10,7 @@ import type { StreamService } from '../streams/stream.service.ts';
 import type { StreamRow } from '../streams/stream.table.ts';
 import type { VideoMediaDeps } from '../media/video-publishing.ts';
 import { finishInterruptedEnd } from './recording-recovery.ts';
-import { StreamFolder } from './stream-folder.ts';
+import { StreamFolder } from '../live/stream-folder.ts';
 import type { StreamLifecycle } from './stream-lifecycle.ts';
 
 export interface RecoveryDeps {

@@ -17,7 +17,7 @@
 // This class holds the state of every stream ingest is handling; admission asks it whether a
 // stream may take a publisher, upkeep and restart recovery act through it.
 import type { Logger } from 'pino';
-import { datedFrom, type HlsSegment } from '../media/hls-playlist.ts';
+import { datedFrom, type HlsSegment } from '../hls/hls-playlist.ts';
 import type { MediaPaths } from '../media/media-paths.ts';
 import type { Clock } from '../shared/clock.ts';
 import { isStateConflict } from '../shared/errors.ts';
@@ -25,23 +25,23 @@ import type { StreamService } from '../streams/stream.service.ts';
 import type { StreamRow } from '../streams/stream.table.ts';
 import type { VideoService } from '../videos/video.service.ts';
 import type { IngestHealthBoard } from './health/health-board.ts';
-import { ffprobePathFor } from '../media/ffmpeg.ts';
+import { ffprobePathFor } from '../ffmpeg/ffmpeg.ts';
 import type { TranscodeBudget } from '../transcode/budget.ts';
 import type { TranscodeConfig } from '../transcode/ladder.ts';
 import type { StreamLadder } from '../transcode/stream-ladder.ts';
-import { FlvRelay } from '../transcode/flv-relay.ts';
-import { fewerRungs, liveLadder } from '../transcode/live-ladder.ts';
+import { FlvRelay } from '../live/flv-relay.ts';
+import { fewerRungs, liveLadder } from '../live/live-ladder.ts';
 import {
   HlsPackager,
   LOW_LATENCY_SEGMENT_SECONDS,
   SEGMENT_SECONDS,
   type PackagerPlan,
-} from './hls-packager.ts';
+} from '../live/hls-packager.ts';
 import type { LiveThumbnails } from './live-thumbnails.ts';
 import { recordStreamAsVideo } from './recording.ts';
-import type { PublishConnection } from './rtmp-server.ts';
+import type { PublishConnection } from '../rtmp/rtmp-server.ts';
 import type { ThumbnailBacklog } from '../media/thumbnail-backlog.ts';
-import { StreamFolder } from './stream-folder.ts';
+import { StreamFolder } from '../live/stream-folder.ts';
 import { StreamState } from './stream-state.ts';
 
 export interface LifecycleDeps {

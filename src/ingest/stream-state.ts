@@ -2,11 +2,11 @@
 // stream runs in order on its queue, so the playlist and the stream's row are never written by
 // two steps at once.
 import type { Logger } from 'pino';
-import type { HlsSegment } from '../media/hls-playlist.ts';
+import type { HlsSegment } from '../hls/hls-playlist.ts';
 import type { LatencyMode, StreamRow } from '../streams/stream.table.ts';
 import type { StreamLadder } from '../transcode/stream-ladder.ts';
-import type { HlsPackager } from './hls-packager.ts';
-import type { PublishConnection } from './rtmp-server.ts';
+import type { HlsPackager } from '../live/hls-packager.ts';
+import type { PublishConnection } from '../rtmp/rtmp-server.ts';
 
 export class StreamState {
   readonly streamId: string;

@@ -26,7 +26,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import type { ParsedPlaylist } from './hls-playlist.ts';
+import type { ParsedPlaylist } from '../hls/hls-playlist.ts';
 
 export const DEFAULT_MEDIA_CACHE_BYTES = 64 * 1024 * 1024;
 /** Longer than any filesystem's timestamp granularity we run on (see the top). */

@@ -10,7 +10,7 @@ import { clientKey } from '../shared/client-address.ts';
 import type { MediaCache } from './media-cache.ts';
 import { openMedia, sendFile, sendMedia, type CacheRule } from './media-files.ts';
 import { THUMBNAIL_FILE, type MediaPaths } from './media-paths.ts';
-import { parseMediaPlaylist } from './hls-playlist.ts';
+import { parseMediaPlaylist } from '../hls/hls-playlist.ts';
 import type { PlaylistLimiter } from './playlist-limiter.ts';
 
 export interface MediaRoutesOptions {

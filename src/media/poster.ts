@@ -1,7 +1,7 @@
 // The picture shown for a stream or video, from one of its segments: a frame of its video, or,
 // when it has only audio, a poster of the sound's waveform (ffmpeg's showwavespic). Media with
 // neither gets no picture (an error the caller reports).
-import { runTool, captureFrame, ffprobePathFor, localInput, probeMedia } from './ffmpeg.ts';
+import { runTool, captureFrame, ffprobePathFor, localInput, probeMedia } from '../ffmpeg/ffmpeg.ts';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 

@@ -10,7 +10,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Privacy } from '../streams/stream.table.ts';
 import type { VideoRow } from '../videos/video.table.ts';
-import { probeMedia, runTool, type MediaFacts } from './ffmpeg.ts';
+import { probeMedia, runTool, type MediaFacts } from '../ffmpeg/ffmpeg.ts';
 import os from 'node:os';
 import {
   encodedMegapixelsPerSecond,
@@ -23,7 +23,7 @@ import {
 import { buildMasterPlaylist } from '../transcode/master-writer.ts';
 import { renditionIndex } from '../transcode/stream-ladder.ts';
 import { VOD_NICE, vodEstimateCores, waitForVodRoom } from '../transcode/vod-room.ts';
-import { readPlaylist, writeFileAtomic } from './hls-playlist.ts';
+import { readPlaylist, writeFileAtomic } from '../hls/hls-playlist.ts';
 import { PLAYLIST_FILE } from './media-paths.ts';
 import { publishVideoMedia, type VideoMediaDeps } from './video-publishing.ts';
 

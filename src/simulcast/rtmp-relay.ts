@@ -13,8 +13,8 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import type { Readable, Writable } from 'node:stream';
 import type { Logger } from 'pino';
-import type { FlvSink } from '../ingest/rtmp-server.ts';
-import { tagKind } from '../transcode/flv-relay.ts';
+import type { FlvSink } from '../rtmp/rtmp-server.ts';
+import { tagKind } from '../live/flv-relay.ts';
 
 export type RelayState =
   | { state: 'connecting' }

@@ -8,9 +8,8 @@ import { invalidParameter, notFound, stateConflict } from '../shared/errors.ts';
 import { newId, randomBase62 } from '../shared/ids.ts';
 import type { PublicUrls } from '../shared/public-urls.ts';
 import type { MediaRemoval } from '../media/media-removal.ts';
-import { detachVideosFromStream, findVideosFromStream } from '../videos/video.repository.ts';
-import { toVideoDetail } from '../videos/video.serializer.ts';
 import type { StreamKeyVault } from './stream-key-vault.ts';
+import type { StreamRecordings } from './stream-recordings.ts';
 import { planStreamUpdate, type StreamUpdateInput } from './stream-update.ts';
 import * as repo from './stream.repository.ts';
 import { toStreamDetail } from './stream.serializer.ts';
@@ -49,21 +48,23 @@ export interface ListStreamsInput {
   after?: KeysetPosition | undefined;
 }
 
-/**
- * How long after a recorded stream ends its deletion waits for the recording to become a
- * draft video: the ingest notices the end, finishes packaging and only then creates the draft
- * (which itself blocks deletion until it is published).
- */
-export const RECORDING_GRACE_MS = 60_000;
-
 export class StreamService {
   private readonly db: Db;
+  private readonly recordings: StreamRecordings;
   private readonly clock: Clock;
   private readonly urls: PublicUrls;
   private readonly keys: StreamKeyVault;
   private readonly media: MediaRemoval;
 
-  constructor(db: Db, clock: Clock, urls: PublicUrls, keys: StreamKeyVault, media: MediaRemoval) {
+  constructor(
+    db: Db,
+    clock: Clock,
+    urls: PublicUrls,
+    keys: StreamKeyVault,
+    media: MediaRemoval,
+    recordings: StreamRecordings,
+  ) {
+    this.recordings = recordings;
     this.db = db;
     this.clock = clock;
     this.urls = urls;
@@ -205,22 +206,7 @@ export class StreamService {
         throw stateConflict(`Stream ${id} is live; end it first (POST /v1/streams/${id}/end).`);
       }
       const now = this.clock.now();
-      const videos = await findVideosFromStream(trx, id);
-      const recentlyEnded =
-        current.record === 1 && current.ended_at !== null && now - current.ended_at < RECORDING_GRACE_MS;
-      if (videos.some((video) => video.published_at === null) || (recentlyEnded && videos.length === 0)) {
-        throw stateConflict(
-          `Stream ${id}'s recording is still being made into a video; delete the stream once it is published.`,
-        );
-      }
-      for (const video of await detachVideosFromStream(trx, id, now)) {
-        await recordEvent(trx, {
-          type: 'video.updated',
-          accountId: video.creator_id,
-          at: now,
-          data: toVideoDetail(video, this.urls),
-        });
-      }
+      await this.recordings.beforeStreamDeleted(trx, current, now);
       if (!(await repo.deleteStreamIfStatus(trx, id, ['scheduled', 'ended']))) {
         throw stateConflict(`Stream ${id} went live meanwhile; end it first.`);
       }

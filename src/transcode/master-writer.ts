@@ -2,9 +2,9 @@
 // rendition's picture, frame rate and codecs from ffprobe of its first segment (the copied
 // source's are the publisher's), its bandwidth from the sizes of its segments on disk.
 import path from 'node:path';
-import type { HlsSegment } from '../media/hls-playlist.ts';
-import { renderMasterPlaylist, type VariantInfo } from '../media/master-playlist.ts';
-import { measureBandwidth, probeRendition } from './rendition-probe.ts';
+import type { HlsSegment } from '../hls/hls-playlist.ts';
+import { renderMasterPlaylist, type VariantInfo } from '../hls/master-playlist.ts';
+import { measureBandwidth, probeRendition } from '../ffmpeg/rendition-probe.ts';
 import { renditionIndex } from './stream-ladder.ts';
 
 export interface MasterEntry {

@@ -5,7 +5,7 @@
 // makes the same rungs when it may (budget, picture size); a rung a publish lacks is filled,
 // for that publish, with the publish's source segments, so every rendition's playlist stays
 // whole and the discontinuity between publishes is where players expect one.
-import type { HlsSegment } from '../media/hls-playlist.ts';
+import type { HlsSegment } from '../hls/hls-playlist.ts';
 
 export class StreamLadder {
   /** The encoded rungs (`720p`...), highest first, as the first publish made them. */

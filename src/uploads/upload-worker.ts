@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { TranscodeConfig } from '../transcode/ladder.ts';
 import type { Services } from '../container.ts';
 import { JobRunner } from '../jobs/job-runner.ts';
-import { ffprobePathFor } from '../media/ffmpeg.ts';
+import { ffprobePathFor } from '../ffmpeg/ffmpeg.ts';
 import { MediaPaths } from '../media/media-paths.ts';
 import { uploadProcessingHandler } from './upload-processing.ts';
 

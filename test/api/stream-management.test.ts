@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { MediaPaths } from '../../src/media/media-paths.ts';
-import { RECORDING_GRACE_MS } from '../../src/streams/stream.service.ts';
+import { RECORDING_GRACE_MS } from '../../src/videos/stream-recordings.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { TestClock } from '../helpers/clock.ts';
 import { DIALECTS } from '../helpers/databases.ts';

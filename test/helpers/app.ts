@@ -20,7 +20,7 @@ import type { Dialect } from '../../src/db/dialect.ts';
 import { MemoryRateLimitStore, type RateLimitStore } from '../../src/http/rate-limit-store.ts';
 import { startIngest, type IngestHandle } from '../../src/ingest/ingest.ts';
 import type { TranscodeConfig } from '../../src/transcode/ladder.ts';
-import { createLogger } from '../../src/logger.ts';
+import { createLogger } from '../../src/shared/logger.ts';
 import { mediaPlugin } from '../../src/media/media.plugin.ts';
 import { MemoryLiveViewers, type LiveViewers } from '../../src/viewers/live-viewers.ts';
 import { viewersPlugin } from '../../src/viewers/viewers.plugin.ts';

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PENALTY_DEFAULTS } from '../../src/ingest/penalty-box.ts';
-import { OVER_CAP_REFUSAL_SLOTS } from '../../src/ingest/rtmp-server.ts';
+import { OVER_CAP_REFUSAL_SLOTS } from '../../src/rtmp/rtmp-server.ts';
 import { TestClock } from '../helpers/clock.ts';
 import { startMediaServer, type MediaTestServer } from '../helpers/media-server.ts';
 import { waitFor } from '../helpers/wait.ts';

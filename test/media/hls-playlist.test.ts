@@ -2,12 +2,7 @@
 // a finished VOD list for videos, and the middle of a list found for thumbnails.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  parseMediaPlaylist,
-  renderPlaylist,
-  segmentAt,
-  totalDuration,
-} from '../../src/media/hls-playlist.ts';
+import { parseMediaPlaylist, renderPlaylist, segmentAt, totalDuration } from '../../src/hls/hls-playlist.ts';
 import { ViewerTracker } from '../../src/media/viewer-tracker.ts';
 import { TestClock } from '../helpers/clock.ts';
 

@@ -2,7 +2,7 @@
 // the target duration follows RFC 8216's rounding so 1-second segments keep a target of 1.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { datedFrom, parseMediaPlaylist, renderPlaylist } from '../../src/media/hls-playlist.ts';
+import { datedFrom, parseMediaPlaylist, renderPlaylist } from '../../src/hls/hls-playlist.ts';
 
 // What ffmpeg 5.1 writes with -hls_flags +program_date_time and -hls_time 1.
 const FFMPEG_LOW_LATENCY = `#EXTM3U

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
-import { writeFileAtomic } from '../../src/media/hls-playlist.ts';
+import { writeFileAtomic } from '../../src/hls/hls-playlist.ts';
 import { MediaCache } from '../../src/media/media-cache.ts';
 import { DIALECTS } from '../helpers/databases.ts';
 import { startMediaServer, type MediaTestServer } from '../helpers/media-server.ts';

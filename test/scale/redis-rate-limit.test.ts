@@ -7,7 +7,7 @@ import { migrateToLatest, openDatabase } from '../../src/db/database.ts';
 import { createRateLimitStore } from '../../src/http/rate-limit-factory.ts';
 import { MemoryRateLimitStore, RATE_LIMIT_WINDOW_MS } from '../../src/http/rate-limit-store.ts';
 import { RedisRateLimitStore } from '../../src/http/redis-rate-limit-store.ts';
-import { createLogger } from '../../src/logger.ts';
+import { createLogger } from '../../src/shared/logger.ts';
 import { TestClock } from '../helpers/clock.ts';
 import { createTestDatabase, DIALECTS } from '../helpers/databases.ts';
 import { waitFor } from '../helpers/wait.ts';

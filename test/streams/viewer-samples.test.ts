@@ -9,6 +9,7 @@ import { StreamKeyVault } from '../../src/streams/stream-key-vault.ts';
 import { StreamService } from '../../src/streams/stream.service.ts';
 import { SAMPLE_INTERVAL_MS, ViewerSamples } from '../../src/streams/viewer-samples.ts';
 import { PublicUrls } from '../../src/shared/public-urls.ts';
+import { VideosOfStreams } from '../../src/videos/stream-recordings.ts';
 import { TestClock } from '../helpers/clock.ts';
 import { DIALECTS, openMigratedTestDatabase } from '../helpers/databases.ts';
 
@@ -30,6 +31,7 @@ for (const dialect of DIALECTS) {
         new PublicUrls('http://localhost:3000', 1935),
         new StreamKeyVault(Buffer.alloc(32, 7)),
         new MediaRemoval(new MediaPaths(os.tmpdir())),
+        new VideosOfStreams(new PublicUrls('http://localhost:3000', 1935)),
       );
       const { stream } = await streams.create('usr_samples', { title: 'Charted' });
       const samples = new ViewerSamples(db, clock, { retentionDays: 2 });

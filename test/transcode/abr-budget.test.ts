@@ -5,8 +5,8 @@
 // decide the outcome. SQLite only.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseMediaPlaylist, totalDuration } from '../../src/media/hls-playlist.ts';
-import { isMasterPlaylist, parseMasterPlaylist } from '../../src/media/master-playlist.ts';
+import { parseMediaPlaylist, totalDuration } from '../../src/hls/hls-playlist.ts';
+import { isMasterPlaylist, parseMasterPlaylist } from '../../src/hls/master-playlist.ts';
 import { startMediaServer } from '../helpers/media-server.ts';
 import { countVideoFrames, waitFor } from '../helpers/media-tools.ts';
 import { push720, TEST_LADDER } from './ladder-helpers.ts';

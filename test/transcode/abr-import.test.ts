@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { videosImport } from '../../src/cli/media-commands.ts';
 import { loadConfig } from '../../src/config.ts';
-import { parseMasterPlaylist } from '../../src/media/master-playlist.ts';
+import { parseMasterPlaylist } from '../../src/hls/master-playlist.ts';
 import { startMediaServer } from '../helpers/media-server.ts';
 import { countVideoFrames } from '../helpers/media-tools.ts';
 

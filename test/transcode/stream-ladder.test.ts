@@ -6,9 +6,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { StreamFolder } from '../../src/ingest/stream-folder.ts';
-import { renderPlaylist } from '../../src/media/hls-playlist.ts';
-import { renderMasterPlaylist } from '../../src/media/master-playlist.ts';
+import { StreamFolder } from '../../src/live/stream-folder.ts';
+import { renderPlaylist } from '../../src/hls/hls-playlist.ts';
+import { renderMasterPlaylist } from '../../src/hls/master-playlist.ts';
 import { MediaPaths } from '../../src/media/media-paths.ts';
 
 const media = (uris: string[]) =>

@@ -4,11 +4,7 @@ import os from 'node:os';
 import { test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { planLadder } from '../../src/transcode/ladder.ts';
-import {
-  parseMasterPlaylist,
-  renderMasterPlaylist,
-  avcCodecString,
-} from '../../src/media/master-playlist.ts';
+import { parseMasterPlaylist, renderMasterPlaylist, avcCodecString } from '../../src/hls/master-playlist.ts';
 
 test('the ladder is on by default: 720p, 480p and 360p at veryfast, all cores less 25%', () => {
   const transcode = loadConfig({}).ingest.transcode;

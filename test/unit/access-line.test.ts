@@ -1,10 +1,10 @@
-// The access line is formatted by hand (src/logger.ts, accessLogFor) for speed; it must be
+// The access line is formatted by hand (src/shared/logger.ts, accessLogFor) for speed; it must be
 // the line pino itself writes for the same fields, byte for byte apart from the time.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import Fastify from 'fastify';
 import pino from 'pino';
-import { accessLogFor, createLogger, type AccessFields } from '../../src/logger.ts';
+import { accessLogFor, createLogger, type AccessFields } from '../../src/shared/logger.ts';
 
 function capture() {
   const lines: string[] = [];

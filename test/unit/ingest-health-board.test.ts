@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import { IngestHealthBoard } from '../../src/ingest/health/health-board.ts';
-import { StreamMeter } from '../../src/ingest/health/stream-meter.ts';
-import { createLogger } from '../../src/logger.ts';
+import { StreamMeter } from '../../src/rtmp/stream-meter.ts';
+import { createLogger } from '../../src/shared/logger.ts';
 import { TestClock } from '../helpers/clock.ts';
 
 function capture() {

@@ -5,7 +5,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import Fastify, { LogController } from 'fastify';
 import pino from 'pino';
 import { deferredChildLogger } from '../../src/http/request-logger.ts';
-import { createLogger, TurnBatchedDestination } from '../../src/logger.ts';
+import { createLogger, TurnBatchedDestination } from '../../src/shared/logger.ts';
 
 function recordingTarget() {
   const writes: string[] = [];

@@ -3,8 +3,8 @@
 // RtmpProtocolError, never another exception.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decodeAmf0, encodeAmf0, MAX_AMF_DEPTH, MAX_AMF_VALUES } from '../../src/ingest/rtmp/amf0.ts';
-import { RtmpProtocolError } from '../../src/ingest/rtmp/protocol-error.ts';
+import { decodeAmf0, encodeAmf0, MAX_AMF_DEPTH, MAX_AMF_VALUES } from '../../src/rtmp/amf0.ts';
+import { RtmpProtocolError } from '../../src/rtmp/protocol-error.ts';
 import { amf } from '../helpers/rtmp-client.ts';
 
 const protocolError = (payload: Buffer, reason: RegExp) => {

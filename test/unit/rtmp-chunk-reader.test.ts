@@ -3,8 +3,8 @@
 // three basic header forms), and refuses what would make it hold too much.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ChunkReader, type RtmpMessage } from '../../src/ingest/rtmp/chunk-reader.ts';
-import { RtmpProtocolError } from '../../src/ingest/rtmp/protocol-error.ts';
+import { ChunkReader, type RtmpMessage } from '../../src/rtmp/chunk-reader.ts';
+import { RtmpProtocolError } from '../../src/rtmp/protocol-error.ts';
 import { chunkHeader, chunkMessage, MSG, setChunkSizeMessage } from '../helpers/rtmp-client.ts';
 
 function read(

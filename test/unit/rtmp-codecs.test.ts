@@ -2,7 +2,7 @@
 // but classic-framed H.264 video and AAC audio, each named in the message the encoder shows.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { codecOf, codecRefusal } from '../../src/ingest/rtmp/codecs.ts';
+import { codecOf, codecRefusal } from '../../src/rtmp/codecs.ts';
 
 const video = (...bytes: number[]) => Buffer.from(bytes);
 const enhanced = (first: number, fourCc: string) =>

@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { createHmac, randomBytes } from 'node:crypto';
 import { test } from 'node:test';
-import { HANDSHAKE_SIZE, HandshakeReader, serverHandshake } from '../../src/ingest/rtmp/handshake.ts';
-import { RtmpProtocolError } from '../../src/ingest/rtmp/protocol-error.ts';
+import { HANDSHAKE_SIZE, HandshakeReader, serverHandshake } from '../../src/rtmp/handshake.ts';
+import { RtmpProtocolError } from '../../src/rtmp/protocol-error.ts';
 
 const PLAYER_KEY = Buffer.from('Genuine Adobe Flash Player 001', 'utf8');
 const SERVER_KEY_TEXT = Buffer.from('Genuine Adobe Flash Media Server 001', 'utf8');

@@ -3,8 +3,8 @@
 // up, and the session reports that; a connection that just goes away never does.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { HANDSHAKE_SIZE } from '../../src/ingest/rtmp/handshake.ts';
-import { RtmpSession, type PublishRequest } from '../../src/ingest/rtmp/session.ts';
+import { HANDSHAKE_SIZE } from '../../src/rtmp/handshake.ts';
+import { RtmpSession, type PublishRequest } from '../../src/rtmp/session.ts';
 import { amf, chunkMessage, command, handshakeC0C1, MSG } from '../helpers/rtmp-client.ts';
 
 /** A session fed by hand, recording what it reports. */

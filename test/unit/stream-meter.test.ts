@@ -4,10 +4,10 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
-import { parseAacConfig } from '../../src/ingest/health/aac-config.ts';
-import { parseAvcConfig } from '../../src/ingest/health/avc-config.ts';
+import { parseAacConfig } from '../../src/rtmp/aac-config.ts';
+import { parseAvcConfig } from '../../src/rtmp/avc-config.ts';
 import { mediaWarnings } from '../../src/ingest/health/health-warnings.ts';
-import { StreamMeter } from '../../src/ingest/health/stream-meter.ts';
+import { StreamMeter } from '../../src/rtmp/stream-meter.ts';
 
 const LIMITS = { bitrateLimitKbps: 12_000 };
 

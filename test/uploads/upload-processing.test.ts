@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { TestContext } from 'node:test';
 import { describe } from 'node:test';
 import { promisify } from 'node:util';
-import { createLogger } from '../../src/logger.ts';
+import { createLogger } from '../../src/shared/logger.ts';
 import { claimJob } from '../../src/jobs/job.repository.ts';
 import { parseLadder, type TranscodeConfig } from '../../src/transcode/ladder.ts';
 import { startUploadWorker } from '../../src/uploads/upload-worker.ts';

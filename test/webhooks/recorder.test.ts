@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createLogger } from '../../src/logger.ts';
+import { createLogger } from '../../src/shared/logger.ts';
 import { DeliveryRecorder, type FinishedAttempt } from '../../src/webhooks/delivery/recorder.ts';
 import type { Decision } from '../../src/webhooks/delivery/decision.ts';
 import { DIALECTS, openMigratedTestDatabase } from '../helpers/databases.ts';

@@ -11,7 +11,7 @@ import { toIso, type Clock } from '../../shared/clock.ts';
 import type { IngestHealth } from '../../streams/ingest-health.schemas.ts';
 import { TRANSCODING_MESSAGES, type TranscodingDecision } from '../../transcode/transcoding-decision.ts';
 import { disconnectedWarning, mediaWarnings, type HealthWarning } from './health-warnings.ts';
-import type { Measurement, StreamMeter } from './stream-meter.ts';
+import type { Measurement, StreamMeter } from '../../rtmp/stream-meter.ts';
 
 /** The bitrate a creator should stay under (kb/s) unless INGEST_BITRATE_LIMIT_KBPS says otherwise. */
 export const DEFAULT_BITRATE_LIMIT_KBPS = 12_000;

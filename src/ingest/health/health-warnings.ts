@@ -1,7 +1,7 @@
 // What a creator should change, judged from one publish's measurement. Each warning has a
 // stable code (for dashboards) and a plain-language message that names the setting to change
 // in the encoder (OBS's names, which most streaming software shares).
-import type { Measurement } from './stream-meter.ts';
+import type { Measurement } from '../../rtmp/stream-meter.ts';
 
 export type HealthWarningCode =
   | 'keyframe_interval_too_long'

@@ -12,11 +12,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { Logger } from 'pino';
-import { lastLines } from '../media/ffmpeg.ts';
-import { readPlaylist, type HlsSegment } from '../media/hls-playlist.ts';
+import { lastLines } from '../ffmpeg/ffmpeg.ts';
+import { readPlaylist, type HlsSegment } from '../hls/hls-playlist.ts';
 import type { BudgetTicket } from '../transcode/budget.ts';
 import { progressSpeed } from '../transcode/budget.ts';
-import { tagTimestamp } from '../transcode/flv-relay.ts';
+import { tagTimestamp } from './flv-relay.ts';
 import {
   ladderOutputArgs,
   renditionPlaylist,
@@ -24,7 +24,7 @@ import {
   transcodes,
   type LadderPlan,
 } from '../transcode/ladder.ts';
-import type { FlvSink } from './rtmp-server.ts';
+import type { FlvSink } from '../rtmp/rtmp-server.ts';
 
 export const SEGMENT_SECONDS = 2;
 /** The segment length of a `low` latency_mode stream. */

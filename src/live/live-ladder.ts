@@ -7,20 +7,20 @@ import type { Logger } from 'pino';
 import type { IngestHealthBoard } from '../ingest/health/health-board.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { TranscodingReason } from '../streams/ingest-health.schemas.ts';
-import type { HlsSegment } from '../media/hls-playlist.ts';
-import type { StreamMeter } from '../ingest/health/stream-meter.ts';
-import type { PackagerLadder, PackagerPlan } from '../ingest/hls-packager.ts';
-import { StreamFolder } from '../ingest/stream-folder.ts';
+import type { HlsSegment } from '../hls/hls-playlist.ts';
+import type { StreamMeter } from '../rtmp/stream-meter.ts';
+import type { PackagerLadder, PackagerPlan } from './hls-packager.ts';
+import { StreamFolder } from './stream-folder.ts';
 import type { StreamState } from '../ingest/stream-state.ts';
-import type { AdmissionFigures, TranscodeBudget } from './budget.ts';
+import type { AdmissionFigures, TranscodeBudget } from '../transcode/budget.ts';
 import {
   encodedMegapixelsPerSecond,
   planLadder,
   SOURCE_RENDITION,
   transcodes,
   type TranscodeConfig,
-} from './ladder.ts';
-import { StreamLadder } from './stream-ladder.ts';
+} from '../transcode/ladder.ts';
+import { StreamLadder } from '../transcode/stream-ladder.ts';
 
 /** Tags to wait for the audio and video sequence headers before deciding without them. */
 const TAGS_BEFORE_DECIDING = 48;

@@ -3,7 +3,7 @@
 // new packager with fewer rungs without touching the publisher's connection. The new packager
 // is given what an FLV reader needs to start mid-stream: the file header and the audio and
 // video sequence headers, then the keyframe and everything after it.
-import type { FlvSink } from '../ingest/rtmp-server.ts';
+import type { FlvSink } from '../rtmp/rtmp-server.ts';
 
 export class FlvRelay implements FlvSink {
   private target: FlvSink;

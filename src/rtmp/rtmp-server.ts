@@ -12,11 +12,11 @@
 import net from 'node:net';
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../shared/clock.ts';
-import { codecRefusal } from './rtmp/codecs.ts';
-import { StreamMeter } from './health/stream-meter.ts';
-import { flvHeader, flvTag } from './rtmp/flv.ts';
-import { RtmpProtocolError } from './rtmp/protocol-error.ts';
-import { RtmpSession, type PublishRequest } from './rtmp/session.ts';
+import { codecRefusal } from './codecs.ts';
+import { StreamMeter } from './stream-meter.ts';
+import { flvHeader, flvTag } from './flv.ts';
+import { RtmpProtocolError } from './protocol-error.ts';
+import { RtmpSession, type PublishRequest } from './session.ts';
 
 /** Where an accepted publisher's FLV bytes go (the packager's stdin). */
 export interface FlvSink {

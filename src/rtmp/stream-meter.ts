@@ -8,7 +8,7 @@
 // looks at many buckets runs in measure(), which the API and upkeep call every few seconds.
 import { parseAacConfig, type AacInfo } from './aac-config.ts';
 import { parseAvcConfig, type AvcInfo } from './avc-config.ts';
-import { codecOf } from '../rtmp/codecs.ts';
+import { codecOf } from './codecs.ts';
 
 /** One-second buckets kept: enough for the 30 s over which bitrate swings are judged. */
 const RING_SECONDS = 32;

@@ -4,8 +4,8 @@
 // ingest knows how the folder is laid out.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { HlsSegment, ParsedPlaylist } from '../media/hls-playlist.ts';
-import { readPlaylist, renderPlaylist, writeFileAtomic } from '../media/hls-playlist.ts';
+import type { HlsSegment, ParsedPlaylist } from '../hls/hls-playlist.ts';
+import { readPlaylist, renderPlaylist, writeFileAtomic } from '../hls/hls-playlist.ts';
 import {
   PLAYLIST_FILE,
   publishFolder,
@@ -16,7 +16,7 @@ import {
 import { buildMasterPlaylist } from '../transcode/master-writer.ts';
 import { renditionPlaylist, SOURCE_RENDITION } from '../transcode/ladder.ts';
 import { renditionIndex, StreamLadder } from '../transcode/stream-ladder.ts';
-import { isMasterPlaylist, parseMasterPlaylist } from '../media/master-playlist.ts';
+import { isMasterPlaylist, parseMasterPlaylist } from '../hls/master-playlist.ts';
 import { PUBLISH_PLAYLIST } from './hls-packager.ts';
 
 const RECORDED_MARKER = '.recorded';

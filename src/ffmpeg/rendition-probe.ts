@@ -2,9 +2,9 @@
 // the copied source's profile, level, size and frame rate are the publisher's, so they are
 // read from the media rather than assumed.
 import fs from 'node:fs/promises';
-import { runTool, localInput } from '../media/ffmpeg.ts';
-import type { HlsSegment } from '../media/hls-playlist.ts';
-import { audioCodecString, avcCodecString, type VariantInfo } from '../media/master-playlist.ts';
+import { runTool, localInput } from './ffmpeg.ts';
+import type { HlsSegment } from '../hls/hls-playlist.ts';
+import { audioCodecString, avcCodecString, type VariantInfo } from '../hls/master-playlist.ts';
 
 export interface RenditionFacts {
   width: number;

@@ -1,6 +1,6 @@
 import pino, { type Logger } from 'pino';
-import type { LogLevel } from './config.ts';
-import { toIso } from './shared/clock.ts';
+import type { LogLevel } from '../config.ts';
+import { toIso } from './clock.ts';
 
 /**
  * Structured JSON logs. Nothing the service logs carries a key or secret, and these paths are
