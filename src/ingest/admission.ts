@@ -146,7 +146,8 @@ export class Admission {
     if (stream.status === 'ended' || state?.finishing) {
       return rejected('stream_ended', 'This stream has ended. Create a new stream and publish with its key.');
     }
-    if (state?.publisher && !state.publisher.closed && !state.publisher.refusal) {
+    const publisher = state?.publish?.connection;
+    if (publisher && !publisher.closed && !publisher.refusal) {
       return badName(
         'already_publishing',
         'Another encoder is already publishing this stream. Stop it first, or wait a few seconds if it just disconnected.',

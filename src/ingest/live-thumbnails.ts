@@ -6,8 +6,7 @@ import type { MediaPaths } from '../media/media-paths.ts';
 import { makeThumbnail } from '../media/poster.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { StreamService } from '../streams/stream.service.ts';
-import { StreamFolder } from '../live/stream-folder.ts';
-import type { StreamState } from './stream-state.ts';
+import type { LiveStream } from '../live/live-stream.ts';
 
 export interface LiveThumbnailDeps {
   streams: StreamService;
@@ -29,17 +28,17 @@ export class LiveThumbnails {
    * True when the stream's thumbnail is older than the interval; the attempt is counted from
    * now, so a thumbnail already queued is not queued again by the next tick.
    */
-  claimRefresh(state: StreamState): boolean {
+  claimRefresh(state: LiveStream): boolean {
     const now = this.deps.clock.now();
     if (now - state.thumbnailTakenAt < this.deps.intervalMs) return false;
     state.thumbnailTakenAt = now;
     return true;
   }
 
-  async take(state: StreamState): Promise<void> {
+  async take(state: LiveStream): Promise<void> {
     const segment = state.latestSegment();
     if (!segment) return;
-    const folder = new StreamFolder(this.deps.paths, state.streamId);
+    const folder = state.folder;
     try {
       await makeThumbnail(this.deps.ffmpegPath, folder.file(segment), folder.thumbnail);
       const now = this.deps.clock.now();

@@ -16,6 +16,43 @@ import { SOURCE_RENDITION } from '../transcode/ladder.ts';
 import { buildMasterPlaylist } from '../transcode/master-writer.ts';
 import { renditionIndex, type StreamLadder } from '../transcode/stream-ladder.ts';
 import type { VideoRow } from '../videos/video.table.ts';
+import type { LiveStream } from '../live/live-stream.ts';
+import type { Logger } from 'pino';
+
+/** Tries at publishing a recording before it is left to the next start's recovery. */
+export const RECORDING_ATTEMPTS = 3;
+const RECORDING_RETRY_MS = 1000;
+
+/**
+ * The recording is what must not be lost: a failed attempt is logged at error with the
+ * stream id and tried again; after the last one (or when the process is closing), restart
+ * recovery tries at the next start (the folder's playlist is finished and the stream has no
+ * video).
+ */
+export async function recordWithRetries(
+  deps: VideoMediaDeps & { logger: Logger },
+  stream: StreamRow,
+  media: LiveStream,
+  closing: () => boolean,
+): Promise<void> {
+  const { logger } = deps;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const video = await recordStreamAsVideo(deps, stream, media.publishes, media.ladder);
+      logger.info({ streamId: stream.id, videoId: video.id }, 'recording published as a video');
+      await media.folder.markRecorded();
+      return;
+    } catch (error) {
+      const last = attempt >= RECORDING_ATTEMPTS || closing();
+      logger.error(
+        { err: error, streamId: stream.id, attempt, of: RECORDING_ATTEMPTS },
+        last ? 'recording failed; it is tried again at the next start' : 'recording failed; retrying',
+      );
+      if (last) return;
+      await new Promise((resolve) => setTimeout(resolve, RECORDING_RETRY_MS * attempt));
+    }
+  }
+}
 
 export async function recordStreamAsVideo(
   deps: VideoMediaDeps,

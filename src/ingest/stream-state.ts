@@ -1,66 +1,50 @@
-// What ingest knows about one stream between its first publish and its end. All work for one
-// stream runs in order on its queue, so the playlist and the stream's row are never written by
-// two steps at once.
-import type { Logger } from 'pino';
-import type { HlsSegment } from '../hls/hls-playlist.ts';
-import type { LatencyMode, StreamRow } from '../streams/stream.table.ts';
-import type { StreamLadder } from '../transcode/stream-ladder.ts';
-import type { HlsPackager } from '../live/hls-packager.ts';
-import type { PublishConnection } from '../rtmp/rtmp-server.ts';
+// Where one stream is in its life while ingest handles it, from an admitted publish to its end.
+// The phases and what moves a stream between them (stream-lifecycle.ts does the moving):
+//
+//   publishing   --publisher dropped-->   reconnecting --publish again--> publishing
+//   publishing   --publisher stopped-->   stopping     --publish again--> publishing
+//   reconnecting / stopping --window or grace over--> finishing (recording) --> gone
+//   any phase    --ended elsewhere, or a publish that never went live ends--> finishing
+//
+// `live` is separate: a stream goes live once its first segment is playable, in whichever
+// phase that happens.
+import type { LivePublish } from '../live/live-publish.ts';
+import type { LiveStream } from '../live/live-stream.ts';
+import type { StreamRow } from '../streams/stream.table.ts';
+
+export type StreamPhase = 'publishing' | 'reconnecting' | 'stopping' | 'finishing';
 
 export class StreamState {
   readonly streamId: string;
-  /** Segments of each publish, URIs relative to the stream's folder. */
-  readonly publishes: HlsSegment[][] = [];
+  readonly creatorId: string;
+  /** The stream's media: segments of each publish, its ladder, its folder, its queue. */
+  readonly media: LiveStream;
+  phase: StreamPhase = 'publishing';
   live: boolean;
-  record: boolean;
-  /** Chooses each publish's segment length. */
-  readonly latencyMode: LatencyMode;
-  publisher: PublishConnection | undefined;
-  readonly packagers = new Set<HlsPackager>();
+  /** The publish taking media now, if any. */
+  publish: LivePublish | undefined;
+  /** Every publish whose packagers may still be writing. */
+  readonly publishes = new Set<LivePublish>();
   reconnectTimer: NodeJS.Timeout | undefined;
-  finishing = false;
-  /** Inside a reconnect window (the watch page says so). */
-  reconnecting = false;
-  /**
-   * Set by the stream's first publish (src/transcode/stream-ladder.ts): `ladder` with
-   * renditions, `single` for one copied playlist; `undecided` before.
-   */
-  layout: 'undecided' | 'single' | 'ladder' = 'undecided';
-  ladder: StreamLadder | undefined;
-  /** When the live thumbnail was last taken or tried (the injected clock's time). */
-  thumbnailTakenAt = 0;
-  private queue: Promise<void> = Promise.resolve();
 
-  constructor(stream: StreamRow) {
+  constructor(stream: StreamRow, media: LiveStream) {
     this.streamId = stream.id;
+    this.creatorId = stream.creator_id;
+    this.media = media;
     this.live = stream.status === 'live';
-    this.record = stream.record === 1;
-    this.latencyMode = stream.latency_mode;
   }
 
-  /** Runs `step` after every step queued before it; a failing step is logged, not fatal. */
-  enqueue(step: () => Promise<void>, logger: Logger): Promise<void> {
-    this.queue = this.queue.then(step).catch((error: unknown) => {
-      logger.error({ err: error, streamId: this.streamId }, 'ingest step failed');
-    });
-    return this.queue;
+  get finishing(): boolean {
+    return this.phase === 'finishing';
+  }
+
+  /** Inside a reconnect window after a drop (the watch page says so). */
+  get reconnecting(): boolean {
+    return this.phase === 'reconnecting';
   }
 
   /** Live and taking media: what upkeep looks after. */
   get active(): boolean {
-    return this.live && !this.finishing;
-  }
-
-  hasSegments(): boolean {
-    return this.publishes.some((publish) => publish.length > 0);
-  }
-
-  latestSegment(): HlsSegment | undefined {
-    for (let i = this.publishes.length - 1; i >= 0; i--) {
-      const segment = this.publishes[i]?.at(-1);
-      if (segment) return segment;
-    }
-    return undefined;
+    return this.live && this.phase !== 'finishing';
   }
 }

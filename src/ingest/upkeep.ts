@@ -55,9 +55,9 @@ export class IngestUpkeep {
         return undefined;
       });
       if (current?.status === 'ended') {
-        void state.enqueue(async () => {
+        void state.media.enqueue(async () => {
           lifecycle.stopBecauseEnded(state);
-        }, logger);
+        });
       }
     }
   }
@@ -98,10 +98,10 @@ export class IngestUpkeep {
   }
 
   private refreshThumbnails(): void {
-    const { logger, lifecycle, thumbnails } = this.deps;
+    const { lifecycle, thumbnails } = this.deps;
     for (const state of lifecycle.activeStates()) {
-      if (!state.publisher || !thumbnails.claimRefresh(state)) continue;
-      void state.enqueue(() => thumbnails.take(state), logger);
+      if (!state.publish || !thumbnails.claimRefresh(state.media)) continue;
+      void state.media.enqueue(() => thumbnails.take(state.media));
     }
   }
 }

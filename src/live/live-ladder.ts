@@ -4,14 +4,14 @@
 // publish's decision fixes the stream's shape (stream-ladder.ts). Every decision is logged
 // with the figures it was made on, and told to the creator (`ingest.health.transcoding`).
 import type { Logger } from 'pino';
-import type { IngestHealthBoard } from '../ingest/health/health-board.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { TranscodingReason } from '../streams/ingest-health.schemas.ts';
 import type { HlsSegment } from '../hls/hls-playlist.ts';
 import type { StreamMeter } from '../rtmp/stream-meter.ts';
+import type { TranscodingDecision } from '../transcode/transcoding-decision.ts';
 import type { PackagerLadder, PackagerPlan } from './hls-packager.ts';
 import { StreamFolder } from './stream-folder.ts';
-import type { StreamState } from '../ingest/stream-state.ts';
+import type { LiveStream } from './live-stream.ts';
 import type { AdmissionFigures, TranscodeBudget } from '../transcode/budget.ts';
 import {
   encodedMegapixelsPerSecond,
@@ -30,19 +30,19 @@ const ASSUMED_FRAME_RATE = 30;
 export interface LiveLadderDeps {
   config: TranscodeConfig;
   budget: TranscodeBudget;
-  state: StreamState;
+  state: LiveStream;
   index: number;
   meter: StreamMeter;
   logger: Logger;
-  /** The stream's playlists must be rewritten (run on the stream's queue). */
-  changed: () => Promise<void>;
+  /** The stream's segment lists grew (called on the stream's queue). */
+  changed: () => void;
   /** The transcoder fell behind: the publish should go on with fewer rungs (`plan` is today's). */
   behind: (plan: PackagerPlan) => void;
   /** A publish handed over from a transcoder that fell behind: its plan, made already. */
   forced?: PackagerPlan | undefined;
-  /** Told each decision, for the creator. */
-  health?: IngestHealthBoard | undefined;
-  clock?: Clock;
+  /** Told each decision, for the creator (`ingest.health.transcoding`). */
+  decided: (decision: TranscodingDecision) => void;
+  clock: Clock;
 }
 
 /** Media seconds a transcoder may fall behind the publisher before rungs are dropped. */
@@ -102,8 +102,8 @@ export function liveLadder(deps: LiveLadderDeps): PackagerLadder {
     onRendition: (name: string, segments: HlsSegment[]) => {
       void state.enqueue(async () => {
         state.ladder?.set(name, index, StreamFolder.inPublish(index, segments));
-        await deps.changed();
-      }, logger);
+        deps.changed();
+      });
     },
   };
 }
@@ -131,11 +131,11 @@ export function fewerRungs(
 /** The creator's view of a decision: the renditions viewers get, and why no more. */
 function report(deps: LiveLadderDeps, chosen: PackagerPlan, reason: TranscodingReason | undefined): void {
   const names = chosen.plan.renditions.map((rendition) => rendition.name);
-  deps.health?.transcoding(deps.state.streamId, {
+  deps.decided({
     // A copy-only plan lists nothing: the source alone.
     renditions: names.length > 0 ? names : [SOURCE_RENDITION],
     reason,
-    decidedAt: deps.clock?.now() ?? Date.now(),
+    decidedAt: deps.clock.now(),
   });
 }
 

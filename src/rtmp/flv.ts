@@ -20,3 +20,27 @@ export function flvTag(type: number, timestamp: number, payload: Buffer): Buffer
   tag.writeUInt32BE(11 + payload.length, 11 + payload.length);
   return tag;
 }
+
+export type TagKind = 'header' | 'video-config' | 'audio-config' | 'keyframe' | 'other';
+
+/** What one chunk the RTMP connection writes is: the FLV header or one tag. */
+export function tagKind(chunk: Buffer): TagKind {
+  if (chunk.length >= 3 && chunk.toString('latin1', 0, 3) === 'FLV') return 'header';
+  if (chunk.length < 13) return 'other';
+  const first = chunk[11] ?? 0;
+  const second = chunk[12] ?? 0;
+  if (chunk[0] === 9) {
+    // FrameType 1 is a keyframe; AVCPacketType 0 the decoder configuration.
+    if (second === 0 && (first & 0x0f) === 7) return 'video-config';
+    if (first >> 4 === 1) return 'keyframe';
+  }
+  // SoundFormat 10 is AAC; AACPacketType 0 the AudioSpecificConfig.
+  if (chunk[0] === 8 && first >> 4 === 10 && second === 0) return 'audio-config';
+  return 'other';
+}
+
+/** The tag's timestamp in milliseconds, undefined for the header. */
+export function tagTimestamp(chunk: Buffer): number | undefined {
+  if (chunk.length < 11 || (chunk[0] !== 8 && chunk[0] !== 9)) return undefined;
+  return chunk.readUIntBE(4, 3) + (chunk[7] ?? 0) * 0x1000000;
+}

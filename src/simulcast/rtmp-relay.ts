@@ -14,7 +14,7 @@ import { EventEmitter } from 'node:events';
 import type { Readable, Writable } from 'node:stream';
 import type { Logger } from 'pino';
 import type { FlvSink } from '../rtmp/rtmp-server.ts';
-import { tagKind } from '../live/flv-relay.ts';
+import { tagKind } from '../rtmp/flv.ts';
 
 export type RelayState =
   | { state: 'connecting' }

@@ -86,7 +86,7 @@ test('a request logger becomes a child bound to the request id only when somethi
 });
 
 test('a process that exits in the middle of a turn still writes the lines it logged', () => {
-  const loggerModule = new URL('../../src/logger.ts', import.meta.url).href;
+  const loggerModule = new URL('../../src/shared/logger.ts', import.meta.url).href;
   const script = `
     const { createLogger } = await import(${JSON.stringify(loggerModule)});
     createLogger('info').info('last words');
