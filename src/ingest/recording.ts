@@ -77,16 +77,19 @@ export async function finishRecording(
   stream: StreamRow,
   draft: VideoRow,
   publishes: HlsSegment[][],
-  ladder?: StreamLadder,
+  streamLadder?: StreamLadder,
 ): Promise<VideoRow> {
   const streamDir = deps.paths.streamDir(stream.id);
+  // Rungs the stream planned but never encoded (no CPU room, ever) would only repeat the source.
+  const rungs = streamLadder?.madeRungs() ?? [];
+  const ladder = rungs.length > 0 ? streamLadder : undefined;
   return publishVideoMedia(
     deps,
     draft,
     async (stagingDir) => {
       const renditions = [
         { name: SOURCE_RENDITION, publishes },
-        ...(ladder?.rungs ?? []).map((rung) => ({
+        ...rungs.map((rung) => ({
           name: rung,
           publishes: ladder?.publishesOf(rung, publishes, true) ?? [],
         })),

@@ -92,6 +92,16 @@ export class StreamLifecycle {
     return [...this.states.values()].filter((state) => state.active);
   }
 
+  /**
+   * Publishes running copy-only for want of CPU room gain their ladder if the budget has room
+   * now (one at a time: the next is asked at the next tick, once this one's admission counts).
+   */
+  offerTranscodingRoom(): void {
+    for (const state of this.activeStates()) {
+      if (state.publish?.gainLadder()) return;
+    }
+  }
+
   /** An admitted publisher: it becomes the stream's (next) publish. Runs without awaiting. */
   publish(stream: StreamRow, connection: PublishConnection): void {
     let state = this.states.get(stream.id);

@@ -38,6 +38,7 @@ export class IngestUpkeep {
     await this.stopStreamsEndedElsewhere();
     await this.flushViewerCounts();
     this.refreshThumbnails();
+    this.deps.lifecycle.offerTranscodingRoom();
     this.deps.health?.logOnsets(this.deps.logger);
     // Not awaited: a slow ffmpeg must not hold up viewer counts; it never runs twice at once.
     void this.deps.thumbnailBacklog?.retryDue();

@@ -12,6 +12,7 @@ export class FlvRelay implements FlvSink {
   private videoConfig: Buffer | undefined;
   private audioConfig: Buffer | undefined;
   private nextTarget: (() => FlvSink) | undefined;
+  private abandoned: (() => void) | undefined;
 
   constructor(target: FlvSink) {
     this.target = target;
@@ -25,6 +26,7 @@ export class FlvRelay implements FlvSink {
     else if (kind === 'keyframe' && this.nextTarget) {
       const make = this.nextTarget;
       this.nextTarget = undefined;
+      this.abandoned = undefined;
       this.target.end();
       this.target = make();
       for (const start of [this.header, this.videoConfig, this.audioConfig]) {
@@ -36,11 +38,18 @@ export class FlvRelay implements FlvSink {
 
   end(): void {
     this.nextTarget = undefined;
+    // The publish ended before the keyframe: whatever the switch held is let go.
+    this.abandoned?.();
+    this.abandoned = undefined;
     this.target.end();
   }
 
-  /** From the next video keyframe on, the media goes to the sink `make` returns then. */
-  switchAtNextKeyframe(make: () => FlvSink): void {
+  /**
+   * From the next video keyframe on, the media goes to the sink `make` returns then;
+   * `abandoned` is called instead if the media ends before that keyframe.
+   */
+  switchAtNextKeyframe(make: () => FlvSink, abandoned?: () => void): void {
     this.nextTarget = make;
+    this.abandoned = abandoned;
   }
 }

@@ -18,6 +18,7 @@ import {
   planLadder,
   SOURCE_RENDITION,
   transcodes,
+  type LadderPlan,
   type TranscodeConfig,
 } from '../transcode/ladder.ts';
 import { StreamLadder } from '../transcode/stream-ladder.ts';
@@ -38,8 +39,12 @@ export interface LiveLadderDeps {
   changed: () => void;
   /** The transcoder fell behind: the publish should go on with fewer rungs (`plan` is today's). */
   behind: (plan: PackagerPlan) => void;
-  /** A publish handed over from a transcoder that fell behind: its plan, made already. */
-  forced?: PackagerPlan | undefined;
+  /**
+   * A packager taking over mid-publish with its plan made already: fewer rungs after the
+   * transcoder fell behind, or the whole ladder once CPU room appeared for a publish that had
+   * none when it started (reason undefined).
+   */
+  forced?: { plan: PackagerPlan; reason: TranscodingReason | undefined } | undefined;
   /** Told each decision, for the creator (`ingest.health.transcoding`). */
   decided: (decision: TranscodingDecision) => void;
   clock: Clock;
@@ -60,11 +65,11 @@ export function liveLadder(deps: LiveLadderDeps): PackagerLadder {
     },
     choose: (final) => {
       if (deps.forced) {
-        chosen = deps.forced;
+        chosen = deps.forced.plan;
         for (const rendition of chosen.plan.renditions) {
           if (!rendition.copy) state.ladder?.expect(rendition.name, index);
         }
-        report(deps, chosen, 'fell_behind');
+        report(deps, chosen, deps.forced.reason);
         return chosen;
       }
       tags++;
@@ -72,17 +77,23 @@ export function liveLadder(deps: LiveLadderDeps): PackagerLadder {
       const video = measured.video;
       const waiting = video?.height === undefined || measured.audio === undefined;
       if (waiting && !final && tags < TAGS_BEFORE_DECIDING) return undefined;
-      const { plan: decided, reason } = decide(
-        deps,
-        video?.width,
-        video?.height,
-        measured.audio !== undefined,
-        measured.frameRate,
-      );
+      const {
+        plan: decided,
+        reason,
+        wanted,
+      } = decide(deps, video?.width, video?.height, measured.audio !== undefined, measured.frameRate);
       if (state.layout === 'undecided') {
-        const rungs = decided.plan.renditions.filter((rendition) => !rendition.copy).map((r) => r.name);
+        // Rungs refused for want of CPU still make this a ladder stream: its master names them
+        // from the start (filled with the source), so the publish can gain them later and
+        // players already playing see them without reloading anything.
+        const rungs = (wanted ?? decided.plan).renditions.filter((rendition) => !rendition.copy);
         state.layout = rungs.length > 0 ? 'ladder' : 'single';
-        if (rungs.length > 0) state.ladder = new StreamLadder(rungs);
+        if (rungs.length > 0) {
+          state.ladder = new StreamLadder(
+            rungs.map((rung) => rung.name),
+            new Map(rungs.map((rung) => [rung.name, { width: rung.width, height: rung.height }])),
+          );
+        }
       }
       for (const rendition of decided.plan.renditions) {
         if (!rendition.copy) state.ladder?.expect(rendition.name, index);
@@ -128,6 +139,35 @@ export function fewerRungs(
   return ticket ? { plan, hasAudio: current.hasAudio, ticket } : copyOnly;
 }
 
+/**
+ * For a publish of a ladder stream running copy-only because there was no CPU room when it
+ * started: its rungs, if the budget admits them now (the ticket is taken); undefined while
+ * there is still no room. Asked by the ingest's upkeep every few seconds; the machine's load
+ * is read as a median over seconds, so a spike's end shows within a few of them.
+ */
+export function ladderIfRoom(
+  deps: { config: TranscodeConfig; budget: TranscodeBudget; logger: Logger },
+  state: LiveStream,
+  meter: StreamMeter,
+): PackagerPlan | undefined {
+  if (state.layout !== 'ladder' || !state.ladder) return undefined;
+  const measured = meter.measure();
+  const { width, height } = measured.video ?? {};
+  if (width === undefined || height === undefined) return undefined;
+  const plan = planLadder({ width, height }, deps.config.rungs, new Set(state.ladder.rungs));
+  if (!transcodes(plan)) return undefined;
+  const admission = deps.budget.decide(
+    'live',
+    encodedMegapixelsPerSecond(plan, measured.frameRate ?? ASSUMED_FRAME_RATE),
+  );
+  if (!admission.admitted) return undefined;
+  deps.logger.info(
+    { ...roundFigures(admission.figures), rungs: plan.renditions.filter((r) => !r.copy).map((r) => r.name) },
+    'CPU room now; the publish gains its renditions at the next keyframe',
+  );
+  return { plan, hasAudio: measured.audio !== undefined, ticket: admission.ticket };
+}
+
 /** The creator's view of a decision: the renditions viewers get, and why no more. */
 function report(deps: LiveLadderDeps, chosen: PackagerPlan, reason: TranscodingReason | undefined): void {
   const names = chosen.plan.renditions.map((rendition) => rendition.name);
@@ -145,7 +185,7 @@ function decide(
   height: number | undefined,
   hasAudio: boolean,
   frameRate: number | undefined,
-): { plan: PackagerPlan; reason: TranscodingReason | undefined } {
+): { plan: PackagerPlan; reason: TranscodingReason | undefined; wanted?: LadderPlan } {
   const copyOnly: PackagerPlan = { plan: { renditions: [] }, hasAudio, ticket: undefined };
   if (deps.state.layout === 'single') return { plan: copyOnly, reason: 'stream_copy_only' };
   // Audio only, or a picture the sequence header did not describe: nothing to scale.
@@ -161,7 +201,7 @@ function decide(
       { ...figures, rungs: plan.renditions.filter((r) => !r.copy).map((r) => r.name) },
       'no CPU room to transcode; publishing the source only',
     );
-    return { plan: copyOnly, reason: 'no_cpu_room' };
+    return { plan: copyOnly, reason: 'no_cpu_room', wanted: plan };
   }
   deps.logger.info(
     { ...figures, rungs: plan.renditions.filter((r) => !r.copy).map((r) => r.name) },

@@ -16,6 +16,7 @@ import type { Clock } from '../shared/clock.ts';
 import type { TranscodeBudget } from '../transcode/budget.ts';
 import type { TranscodeConfig } from '../transcode/ladder.ts';
 import type { TranscodingDecision } from '../transcode/transcoding-decision.ts';
+import type { TranscodingReason } from '../streams/ingest-health.schemas.ts';
 import { FlvFanout } from './flv-fanout.ts';
 import { FlvRelay } from './flv-relay.ts';
 import {
@@ -25,7 +26,7 @@ import {
   type PackagerExit,
   type PackagerPlan,
 } from './hls-packager.ts';
-import { fewerRungs, liveLadder } from './live-ladder.ts';
+import { fewerRungs, ladderIfRoom, liveLadder } from './live-ladder.ts';
 import type { LiveStream } from './live-stream.ts';
 import type { OutputRun, PublishOutput } from './publish-output.ts';
 import { StreamFolder } from './stream-folder.ts';
@@ -46,6 +47,14 @@ export interface PublishEvents {
   transcoding: [TranscodingDecision];
   /** The publisher is gone and the last packager has written its last segment. */
   ended: [PublishEnd];
+}
+
+/** A packager taking over from `previous` at a keyframe, with the plan made for it. */
+interface PackagerTakeOver {
+  plan: PackagerPlan;
+  previous: HlsPackager;
+  /** Why it has the renditions it has (`fell_behind`), undefined for the whole ladder. */
+  reason: TranscodingReason | undefined;
 }
 
 export interface LivePublishDeps {
@@ -73,6 +82,12 @@ export class LivePublish extends EventEmitter<PublishEvents> {
   private relay: FlvRelay | undefined;
   /** The wall-clock time of the publish's first media, fixed with its first segment. */
   private mediaStart: number | undefined;
+  /** The latest ladder decision: copy-only for want of CPU may be mended later, nothing else is. */
+  private decision: TranscodingDecision | undefined;
+  /** A switch to another packager is waiting for the next keyframe. */
+  private switching = false;
+  /** Whether the transcoder ever fell behind in this publish (it is not offered the ladder again). */
+  private fellBehind = false;
 
   constructor(stream: LiveStream, connection: PublishConnection, deps: LivePublishDeps) {
     super();
@@ -81,6 +96,10 @@ export class LivePublish extends EventEmitter<PublishEvents> {
     this.deps = deps;
     this.index = stream.publishes.length;
     this.logger = deps.logger.child({ streamId: stream.streamId, publish: this.index });
+    this.on('transcoding', (decision) => {
+      this.decision = decision;
+      if (decision.reason === 'fell_behind') this.fellBehind = true;
+    });
   }
 
   /** Starts packaging and the outputs, and admits the publisher. Listen before calling it. */
@@ -101,6 +120,29 @@ export class LivePublish extends EventEmitter<PublishEvents> {
   /** Packagers still running (each one's `finished` settles when it has written its last). */
   running(): HlsPackager[] {
     return [...this.packagers];
+  }
+
+  /**
+   * A publish running copy-only because there was no CPU room when it started gains its
+   * ladder once the budget admits it: from the next keyframe the media goes to a packager with
+   * the rungs (the mirror of the hand-over to fewer rungs: a new publish folder, listed after
+   * the copy packager's last segment, a discontinuity). The rungs' playlists, named by the
+   * master from the start, go on with encoded segments instead of the source's, so players
+   * already playing can switch to them without reloading anything. True when it will.
+   */
+  gainLadder(): boolean {
+    const { transcode } = this.deps;
+    const current = this.current;
+    if (!transcode || !this.relay || !current || this.connection.closed) return false;
+    if (this.switching || this.fellBehind || this.decision?.reason !== 'no_cpu_room') return false;
+    const plan = ladderIfRoom({ ...transcode, logger: this.logger }, this.stream, this.connection.meter);
+    if (!plan) return false;
+    this.switching = true;
+    this.relay.switchAtNextKeyframe(
+      () => this.startPackager({ plan, previous: current, reason: undefined }).input,
+      () => plan.ticket?.release(),
+    );
+    return true;
   }
 
   /** Shutdown: stops every packager and output at once. */
@@ -157,7 +199,8 @@ export class LivePublish extends EventEmitter<PublishEvents> {
    * taking-over packager reach the playlists only once the previous one has written its last,
    * so playlists only ever grow at their end.
    */
-  private startPackager(after: { plan: PackagerPlan; previous: HlsPackager } | undefined): HlsPackager {
+  private startPackager(after: PackagerTakeOver | undefined): HlsPackager {
+    this.switching = false;
     const { stream, deps } = this;
     const index = stream.addPublish();
     const ready = after ? after.previous.finished.then(() => undefined) : Promise.resolve();
@@ -172,7 +215,7 @@ export class LivePublish extends EventEmitter<PublishEvents> {
             meter: this.connection.meter,
             logger: this.logger,
             changed: () => this.emit('segments'),
-            forced: after?.plan,
+            forced: after && { plan: after.plan, reason: after.reason },
             decided: (decision) => this.emit('transcoding', decision),
             clock: deps.clock,
             behind: (plan) => {
@@ -223,7 +266,7 @@ export class LivePublish extends EventEmitter<PublishEvents> {
         { renditions: forced.plan.renditions.map((rendition) => rendition.name) },
         'rungs dropped; the publish goes on with fewer renditions',
       );
-      return this.startPackager({ plan: forced, previous }).input;
+      return this.startPackager({ plan: forced, previous, reason: 'fell_behind' }).input;
     });
   }
 

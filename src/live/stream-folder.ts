@@ -87,6 +87,8 @@ export class StreamFolder {
         name: rung,
         segments: ladder.publishesOf(rung, publishes, ended)[first] ?? [],
         peakBps: peakBps(rung),
+        // Not encoded by the first publish (no CPU room then): described from the plan.
+        planned: ladder.made(rung, first) === undefined ? ladder.plannedSize(rung) : undefined,
       })),
     ];
     if (entries.some((entry) => entry.segments.length === 0)) return false;

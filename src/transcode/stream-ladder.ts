@@ -1,11 +1,18 @@
 // A live stream's renditions across its publishes. The stream's first publish decides its
-// shape for good: with encoded rungs it is a ladder stream (a master index.m3u8, one media
-// playlist per rendition at the stream's root), without them it keeps the single playlist of
-// a copy-only stream (and never gains renditions later). A later publish of a ladder stream
-// makes the same rungs when it may (budget, picture size); a rung a publish lacks is filled,
-// for that publish, with the publish's source segments, so every rendition's playlist stays
-// whole and the discontinuity between publishes is where players expect one.
+// shape for good: when its picture has rungs below it, it is a ladder stream (a master
+// index.m3u8, one media playlist per rendition at the stream's root), whether the CPU budget
+// admitted them at once or not (then they are planned: filled with the source until the
+// publish gains them); without rungs it keeps the single playlist of a copy-only stream. A
+// later publish of a ladder stream makes the same rungs when it may (budget, picture size); a
+// rung a publish lacks is filled, for that publish, with the publish's source segments, so
+// every rendition's playlist stays whole and the discontinuity between publishes is where
+// players expect one.
 import type { HlsSegment } from '../hls/hls-playlist.ts';
+
+export interface PictureSize {
+  width: number;
+  height: number;
+}
 
 export class StreamLadder {
   /** The encoded rungs (`720p`...), highest first, as the first publish made them. */
@@ -14,10 +21,22 @@ export class StreamLadder {
   private readonly segments = new Map<string, (HlsSegment[] | undefined)[]>();
   /** Written once every rendition of the first publish has a segment. */
   masterWritten = false;
+  /** Each rung's picture as planned, for a master written before the rung was encoded. */
+  private readonly sizes: ReadonlyMap<string, PictureSize>;
 
-  constructor(rungs: readonly string[]) {
+  constructor(rungs: readonly string[], sizes: ReadonlyMap<string, PictureSize> = new Map()) {
     this.rungs = rungs;
+    this.sizes = sizes;
     for (const rung of rungs) this.segments.set(rung, []);
+  }
+
+  plannedSize(rung: string): PictureSize | undefined {
+    return this.sizes.get(rung);
+  }
+
+  /** The rungs some publish has encoded segments of (what a recording keeps). */
+  madeRungs(): string[] {
+    return this.rungs.filter((rung) => this.segments.get(rung)?.some((list) => (list?.length ?? 0) > 0));
   }
 
   /** Publish `index` makes `rung` (an empty list until its first segment). */

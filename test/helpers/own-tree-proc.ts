@@ -27,7 +27,37 @@ function treeTicks(pid: number): number {
   return ticks;
 }
 
-export function ownTreeProc(): ProcReader {
+/**
+ * A CPU spike injected into what ownTreeProc reports: while it lasts, `cores` more cores are
+ * busy. Real busy processes would get only their share of a machine that other work shares,
+ * so the spike's size would depend on the machine; this one is exactly what it says.
+ */
+export class InjectedSpike {
+  private readonly cores: number;
+  private since: number | undefined;
+  private accumulated = 0;
+
+  constructor(cores: number) {
+    this.cores = cores;
+  }
+
+  start(): void {
+    this.since ??= performance.now();
+  }
+
+  stop(): void {
+    this.accumulated = this.ticks();
+    this.since = undefined;
+  }
+
+  /** Busy ticks (1/100 s of one core) the spike has added so far. */
+  ticks(): number {
+    const running = this.since === undefined ? 0 : ((performance.now() - this.since) / 10) * this.cores;
+    return this.accumulated + running;
+  }
+}
+
+export function ownTreeProc(spike?: InjectedSpike): ProcReader {
   const cpus = os.availableParallelism();
   const startedAt = performance.now();
   const base = treeTicks(process.pid);
@@ -35,7 +65,7 @@ export function ownTreeProc(): ProcReader {
   return (file) => {
     if (file !== '/proc/stat') return readProc(file);
     // A child's ticks move into its parent's as it is waited for: never count backwards.
-    lastBusy = Math.max(lastBusy, treeTicks(process.pid) - base);
+    lastBusy = Math.max(lastBusy, treeTicks(process.pid) - base + Math.round(spike?.ticks() ?? 0));
     const total = Math.round(((performance.now() - startedAt) / 10) * cpus);
     const idle = Math.max(0, total - lastBusy);
     const line = (name: string, busy: number, free: number) => `${name} ${busy} 0 0 ${free} 0 0 0 0 0 0`;

@@ -13,7 +13,7 @@ import { waitFor } from '../helpers/media-tools.ts';
 import { ownTreeProc } from '../helpers/own-tree-proc.ts';
 import { push720, TEST_LADDER } from './ladder-helpers.ts';
 
-const PUBLISHES = 5;
+const PUBLISHES = 10;
 
 describe('adaptive bitrate, admission', () => {
   test(`${PUBLISHES} publishes in a row on an idle machine each get the ladder`, async (t) => {
