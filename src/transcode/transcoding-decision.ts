@@ -13,7 +13,7 @@ export interface TranscodingDecision {
 
 export const TRANSCODING_MESSAGES: Record<TranscodingReason, string> = {
   no_cpu_room:
-    'The server had no CPU room to encode lower renditions when this publish started; viewers get your stream as sent.',
+    'The server had no CPU room to encode lower renditions when this publish started; viewers get your stream as sent, and the renditions are added as soon as there is room.',
   fell_behind:
     'Encoding could not keep up in real time, so the most expensive renditions were dropped; viewers get the rest and your stream as sent.',
   source_too_small:
