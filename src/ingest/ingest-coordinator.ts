@@ -50,6 +50,8 @@ export interface IngestDeps {
   penalties?: PenaltyBox;
   /** The adaptive-bitrate ladder and its CPU budget; copy-only packaging without it. */
   transcode?: LifecycleDeps['transcode'];
+  /** Where every publish also goes (simulcast...). */
+  outputs?: LifecycleDeps['outputs'];
 }
 
 export class IngestCoordinator {
@@ -84,6 +86,7 @@ export class IngestCoordinator {
       thumbnailBacklog: this.thumbnailBacklog,
       health: deps.health,
       transcode: deps.transcode,
+      outputs: deps.outputs ?? [],
     });
     this.admission = new Admission({
       streams,

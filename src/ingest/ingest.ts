@@ -12,6 +12,7 @@ import type { Clock } from '../shared/clock.ts';
 import type { StreamService } from '../streams/stream.service.ts';
 import type { VideoService } from '../videos/video.service.ts';
 import type { IngestHealthBoard } from './health/health-board.ts';
+import type { PublishOutput } from '../live/publish-output.ts';
 import { IngestCoordinator } from './ingest-coordinator.ts';
 import { TranscodeBudget } from '../transcode/budget.ts';
 import { RtmpIngestServer } from '../rtmp/rtmp-server.ts';
@@ -38,6 +39,8 @@ export interface IngestOptions {
   thumbnailIntervalMs?: number;
   /** How long a connection may take to ask to publish (default 10 s). */
   publishDeadlineMs?: number;
+  /** Where every publish also goes (src/container.ts's publishOutputs: simulcast...). */
+  outputs?: readonly PublishOutput[];
 }
 
 export type IngestHandle =
@@ -87,6 +90,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestHandle>
     reconnectWindowMs: config.ingest.reconnectWindowSeconds * 1000,
     cleanStopGraceMs: config.ingest.cleanStopGraceSeconds * 1000,
     thumbnailIntervalMs: options.thumbnailIntervalMs ?? THUMBNAIL_INTERVAL_MS,
+    outputs: options.outputs ?? [],
   });
   const rtmp = new RtmpIngestServer(coordinator.handlePublish, {
     logger: logger.child({ component: 'rtmp' }),
