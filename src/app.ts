@@ -33,6 +33,7 @@ import { newId } from './shared/ids.ts';
 import { streamRoutes } from './streams/stream.routes.ts';
 import { ingestSettingsRoutes } from './channels/ingest-settings.routes.ts';
 import { videoRoutes } from './videos/video.routes.ts';
+import { simulcastRoutes } from './simulcast/simulcast.routes.ts';
 import { uploadRoutes } from './uploads/upload.routes.ts';
 import { tusRoutes } from './uploads/tus.routes.ts';
 import { secretRotationRoutes } from './webhooks/secret-rotation.routes.ts';
@@ -240,6 +241,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         health: services.ingestHealth,
       });
       await v1.register(ingestSettingsRoutes, { channels: services.channels, urls: services.urls });
+      await v1.register(simulcastRoutes, { simulcast: services.simulcast });
       await v1.register(videoRoutes, {
         videos: services.videos,
         cursors: services.cursors,

@@ -35,6 +35,7 @@ export interface Config {
   ingest: IngestConfig;
   media: MediaConfig;
   uploads: UploadConfig;
+  simulcast: SimulcastConfig;
   /** SIGNUPS: whether anyone may create an account on the sign-up page (else only the CLI). */
   signups: 'open' | 'closed';
 }
@@ -94,6 +95,11 @@ export interface WebhookConfig {
 }
 
 export const DEFAULT_WEBHOOK_HISTORY_DAYS = 30;
+
+export interface SimulcastConfig {
+  /** Lets simulcast destinations name loopback and private addresses (development and tests). */
+  allowPrivateTargets: boolean;
+}
 
 export interface IngestConfig {
   rtmpPort: number;
@@ -324,6 +330,10 @@ export function loadConfig(env: Env = process.env): Config {
     jobAttempts: read.integer('MEDIA_JOB_ATTEMPTS', 3, 1, 100),
   };
 
+  const simulcast: SimulcastConfig = {
+    allowPrivateTargets: read.boolean('SIMULCAST_ALLOW_PRIVATE_TARGETS', false),
+  };
+
   const signups = read.oneOf('SIGNUPS', ['open', 'closed'] as const, 'open');
 
   if (read.problems.length > 0) throw new ConfigError(read.problems);
@@ -345,6 +355,7 @@ export function loadConfig(env: Env = process.env): Config {
     ingest,
     media,
     uploads,
+    simulcast,
     signups,
   };
 }

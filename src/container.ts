@@ -10,6 +10,7 @@ import {
   loadConfig,
   type Config,
   type IngestConfig,
+  type SimulcastConfig,
   type UploadConfig,
   type WebhookConfig,
 } from './config.ts';
@@ -33,6 +34,9 @@ import { WebhookManagementService } from './webhooks/webhook-management.service.
 import { UploadFiles } from './uploads/upload-files.ts';
 import { UploadService } from './uploads/upload.service.ts';
 import { UploadUrls } from './uploads/upload-url.ts';
+import { SimulcastDefaults } from './simulcast/simulcast-defaults.ts';
+import { SimulcastKeys } from './simulcast/simulcast-keys.ts';
+import { SimulcastService } from './simulcast/simulcast.service.ts';
 
 export interface Services {
   database: DatabaseHandle;
@@ -59,6 +63,14 @@ export interface Services {
   sessions: SessionService;
   /** Uploads: their limits, tus resources and progress (bytes under DATA_DIR/uploads). */
   uploads: UploadService;
+  /**
+   * Simulcast destinations (streams' and channel defaults) and their states. The live pipeline's
+   * output is `new SimulcastOutput({ simulcast, keys: simulcastKeys, ffmpegPath })`
+   * (src/simulcast/simulcast.output.ts).
+   */
+  simulcast: SimulcastService;
+  /** Opens simulcast destinations' sealed stream keys (for SimulcastOutput only). */
+  simulcastKeys: SimulcastKeys;
 }
 
 /** The upload limits when the configuration gives none (tests, the SDK's type generation). */
@@ -74,6 +86,7 @@ export function createServices(
         Partial<Pick<IngestConfig, 'bitrateLimitKbps' | 'reconnectWindowSeconds'>>;
       webhooks?: Pick<WebhookConfig, 'allowPrivateTargets'> & Partial<Pick<WebhookConfig, 'historyDays'>>;
       uploads?: Partial<UploadConfig>;
+      simulcast?: SimulcastConfig;
     },
   database: DatabaseHandle,
   secretKey: Buffer,
@@ -85,13 +98,22 @@ export function createServices(
   const streamKeys = new StreamKeyVault(secretKey);
   const uploadLimits = { ...UPLOAD_DEFAULTS, ...config.uploads };
   const media = new MediaRemoval(new MediaPaths(config.dataDir));
+  const simulcastKeys = new SimulcastKeys(secretKey);
   return {
     database,
     clock,
     urls,
     cursors: new CursorCodec(deriveKey(secretKey, 'cursors')),
     accounts: new AccountService(db, clock),
-    streams: new StreamService(db, clock, urls, streamKeys, media, new VideosOfStreams(urls)),
+    streams: new StreamService(
+      db,
+      clock,
+      urls,
+      streamKeys,
+      media,
+      new VideosOfStreams(urls),
+      new SimulcastDefaults(simulcastKeys),
+    ),
     channels: new ChannelKeyService(db, clock, streamKeys),
     videos: new VideoService(db, clock, urls, media),
     subscriptions: new SubscriptionService(db, clock),
@@ -129,5 +151,9 @@ export function createServices(
       new UploadUrls(deriveKey(secretKey, 'upload-urls'), config.publicUrl),
       uploadLimits,
     ),
+    simulcast: new SimulcastService(db, clock, simulcastKeys, {
+      allowPrivateTargets: config.simulcast?.allowPrivateTargets ?? false,
+    }),
+    simulcastKeys,
   };
 }

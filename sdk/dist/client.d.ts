@@ -1,5 +1,6 @@
 import { type TransportOptions } from './http.js';
 import { Ingest } from './resources/ingest.js';
+import { Simulcast } from './resources/simulcast.js';
 import { Streams } from './resources/streams.js';
 import { Uploads } from './resources/uploads.js';
 import { Videos } from './resources/videos.js';
@@ -17,6 +18,8 @@ export declare class Tributary {
     readonly streams: Streams;
     /** The caller's channel stream key, which stays in the streaming software. */
     readonly ingest: Ingest;
+    /** Streams' simulcast destinations, and (`simulcast.defaults`) those every new stream starts with. */
+    readonly simulcast: Simulcast;
     readonly videos: Videos;
     /** Uploads by their API calls; `uploadFile` does the whole upload. */
     readonly uploads: Uploads;

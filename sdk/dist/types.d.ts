@@ -11,6 +11,16 @@ export type UpdateStreamParams = BodyOf<'updateStream'>;
 export type DeletedStream = ResponseOf<'deleteStream'>;
 /** The caller's RTMP server URL and channel stream key (GET /v1/ingest). */
 export type IngestSettings = ResponseOf<'getIngestSettings'>;
+/**
+ * A simulcast destination: `state` is `idle`, `connecting`, `live`, `failing` (see
+ * `state_reason`) or `stopped`; the key is never returned, only `stream_key_hint`.
+ */
+export type SimulcastTarget = ResponseOf<'getStreamSimulcastTarget'>;
+export type SimulcastState = SimulcastTarget['state'];
+export type SimulcastTargetList = ResponseOf<'listStreamSimulcastTargets'>;
+export type CreateSimulcastTargetParams = BodyOf<'createStreamSimulcastTarget'>;
+export type UpdateSimulcastTargetParams = BodyOf<'updateStreamSimulcastTarget'>;
+export type DeletedSimulcastTarget = ResponseOf<'deleteStreamSimulcastTarget'>;
 export type Video = ResponseOf<'getVideo'>;
 export type VideoListItem = ResponseOf<'listVideos'>['data'][number];
 export type ListVideosParams = QueryOf<'listVideos'>;

@@ -1,5 +1,6 @@
 import { Transport, type TransportOptions } from './http.js';
 import { Ingest } from './resources/ingest.js';
+import { Simulcast } from './resources/simulcast.js';
 import { Streams } from './resources/streams.js';
 import { Uploads } from './resources/uploads.js';
 import { Videos } from './resources/videos.js';
@@ -18,6 +19,8 @@ export class Tributary {
   readonly streams: Streams;
   /** The caller's channel stream key, which stays in the streaming software. */
   readonly ingest: Ingest;
+  /** Streams' simulcast destinations, and (`simulcast.defaults`) those every new stream starts with. */
+  readonly simulcast: Simulcast;
   readonly videos: Videos;
   /** Uploads by their API calls; `uploadFile` does the whole upload. */
   readonly uploads: Uploads;
@@ -27,6 +30,7 @@ export class Tributary {
     const transport = new Transport(options);
     this.streams = new Streams(transport);
     this.ingest = new Ingest(transport);
+    this.simulcast = new Simulcast(transport);
     this.videos = new Videos(transport);
     this.uploads = new Uploads(transport);
     this.webhooks = new Webhooks(transport);

@@ -20,6 +20,7 @@ import type {
 import type { WebSessionTable } from '../accounts/session.table.ts';
 import type { StorageQuotaColumns, UploadTable } from '../uploads/upload.table.ts';
 import type { MediaJobTable } from '../jobs/job.table.ts';
+import type { SimulcastTargetTable } from '../simulcast/simulcast-target.table.ts';
 
 export interface Tables {
   users: UserTable & UserLoginColumns & StorageQuotaColumns;
@@ -41,4 +42,5 @@ export interface Tables {
   sign_in_links: SignInLinkTable;
   uploads: UploadTable;
   media_jobs: MediaJobTable;
+  simulcast_targets: SimulcastTargetTable;
 }

@@ -16,6 +16,12 @@ export const EVENT_TYPES = [
   'upload.ready',
   'upload.errored',
   'upload.cancelled',
+  // Simulcast destinations' states while a stream is live (docs/webhooks.md); one event per
+  // change of state, one failing per failure streak.
+  'simulcast_target.connecting',
+  'simulcast_target.live',
+  'simulcast_target.failing',
+  'simulcast_target.stopped',
   'ping',
 ] as const;
 

@@ -31,6 +31,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   delivery_in_progress: 409,
   upload_limit_reached: 409,
   storage_quota_exceeded: 409,
+  simulcast_target_limit_reached: 409,
   upload_expired: 410,
   upload_cancelled: 410,
   upload_offset_mismatch: 409,

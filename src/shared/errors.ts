@@ -32,6 +32,8 @@ export type ErrorCode =
   | 'upload_size_mismatch'
   | 'unsupported_media_type'
   | 'tus_version_unsupported'
+  // Simulcast (src/simulcast/).
+  | 'simulcast_target_limit_reached'
   | 'request_timeout'
   | 'payload_too_large'
   | 'headers_too_large'

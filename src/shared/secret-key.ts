@@ -39,7 +39,8 @@ export function deriveKey(
     | 'idempotency-responses'
     | 'viewer-cookies'
     | 'web-csrf'
-    | 'upload-urls',
+    | 'upload-urls'
+    | 'simulcast-keys',
 ): Buffer {
   return Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), `tributary:${purpose}`, 32));
 }

@@ -58,6 +58,11 @@ export class RtmpRelay extends EventEmitter<{ state: [RelayState] }> implements 
   private liveSince = 0;
   private retryTimer: NodeJS.Timeout | undefined;
   private stopped = false;
+  private resolveClosed: () => void = () => undefined;
+  /** Settles once the relay is stopped and its ffmpeg has exited. */
+  readonly closed: Promise<void> = new Promise((resolve) => {
+    this.resolveClosed = resolve;
+  });
 
   constructor(options: RtmpRelayOptions) {
     super();
@@ -116,9 +121,15 @@ export class RtmpRelay extends EventEmitter<{ state: [RelayState] }> implements 
     const ffmpeg = this.ffmpeg;
     this.ffmpeg = undefined;
     if (ffmpeg) {
-      ffmpeg.stdin.end();
       // A destination that does not let go is not waited for.
-      setTimeout(() => ffmpeg.kill('SIGKILL'), 5000).unref();
+      const kill = setTimeout(() => ffmpeg.kill('SIGKILL'), 5000).unref();
+      ffmpeg.once('close', () => {
+        clearTimeout(kill);
+        this.resolveClosed();
+      });
+      ffmpeg.stdin.end();
+    } else {
+      this.resolveClosed();
     }
     this.setState({ state: 'stopped' });
   }

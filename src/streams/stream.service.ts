@@ -10,6 +10,7 @@ import type { PublicUrls } from '../shared/public-urls.ts';
 import type { MediaRemoval } from '../media/media-removal.ts';
 import type { StreamKeyVault } from './stream-key-vault.ts';
 import type { StreamRecordings } from './stream-recordings.ts';
+import { NO_STREAM_DEFAULTS, type NewStreamDefaults } from './new-stream-defaults.ts';
 import { planStreamUpdate, type StreamUpdateInput } from './stream-update.ts';
 import * as repo from './stream.repository.ts';
 import { toStreamDetail } from './stream.serializer.ts';
@@ -55,6 +56,7 @@ export class StreamService {
   private readonly urls: PublicUrls;
   private readonly keys: StreamKeyVault;
   private readonly media: MediaRemoval;
+  private readonly defaults: NewStreamDefaults;
 
   constructor(
     db: Db,
@@ -63,8 +65,10 @@ export class StreamService {
     keys: StreamKeyVault,
     media: MediaRemoval,
     recordings: StreamRecordings,
+    defaults: NewStreamDefaults = NO_STREAM_DEFAULTS,
   ) {
     this.recordings = recordings;
+    this.defaults = defaults;
     this.db = db;
     this.clock = clock;
     this.urls = urls;
@@ -107,7 +111,11 @@ export class StreamService {
       latency_mode: input.latencyMode ?? 'normal',
     };
     const streamKey = newStreamKey();
-    await repo.insertStream(this.db, { ...row, ...this.keys.seal(streamKey, row.id) });
+    // The creator's defaults (simulcast destinations) are copied in with the stream, or neither is.
+    await this.db.transaction().execute(async (trx) => {
+      await repo.insertStream(trx, { ...row, ...this.keys.seal(streamKey, row.id) });
+      await this.defaults.applyTo(trx, row, now);
+    });
     return { stream: row, streamKey };
   }
 

@@ -6,7 +6,8 @@ import { APP_PAGE_CSP } from './csp.ts';
 import { html, type SafeHtml } from './html.ts';
 import { csrfField } from './session/csrf.ts';
 
-export type Section = 'home' | 'dashboard' | 'streams' | 'videos' | 'keys' | 'webhooks' | 'account';
+export type Section =
+  'home' | 'dashboard' | 'streams' | 'videos' | 'ingest' | 'keys' | 'webhooks' | 'account';
 
 export interface Page {
   title: string;
@@ -22,6 +23,7 @@ export interface Page {
 const DASHBOARD_LINKS: { section: Section; href: string; label: string }[] = [
   { section: 'streams', href: '/dashboard/streams', label: 'Streams' },
   { section: 'videos', href: '/dashboard/videos', label: 'Videos' },
+  { section: 'ingest', href: '/dashboard/ingest', label: 'Channel' },
   { section: 'keys', href: '/dashboard/keys', label: 'API keys' },
   { section: 'webhooks', href: '/dashboard/webhooks', label: 'Webhooks' },
 ];

@@ -309,6 +309,10 @@ describe('route access', () => {
       'PATCH /v1/streams/:id': { title: 'Not yours to rename' },
       'PATCH /v1/videos/:id': { title: 'Not yours to rename' },
       'POST /v1/webhooks/:id/recover': { since: new Date(Date.now() - 60_000).toISOString() },
+      'POST /v1/streams/:id/simulcast-targets': { url: 'rtmp://live.example/app', stream_key: 'not-yours' },
+      'POST /v1/ingest/simulcast-targets': { url: 'rtmp://live.example/app', stream_key: 'not-yours' },
+      'PATCH /v1/streams/:id/simulcast-targets/:target_id': { enabled: false },
+      'PATCH /v1/ingest/simulcast-targets/:target_id': { enabled: false },
     };
 
     // Pages (outside /v1, access 'page') are checked by test/web/csrf.test.ts.
@@ -318,17 +322,23 @@ describe('route access', () => {
     assert.deepEqual(
       writeRoutes.map((r) => `${r.method} ${r.path}`).sort(),
       [
+        'DELETE /v1/ingest/simulcast-targets/:target_id',
         'DELETE /v1/streams/:id',
+        'DELETE /v1/streams/:id/simulcast-targets/:target_id',
         'DELETE /v1/uploads/:id',
         'DELETE /v1/videos/:id',
         'DELETE /v1/webhooks/:id',
+        'PATCH /v1/ingest/simulcast-targets/:target_id',
         'PATCH /v1/streams/:id',
+        'PATCH /v1/streams/:id/simulcast-targets/:target_id',
         'PATCH /v1/videos/:id',
         'PATCH /v1/webhooks/:id',
         'POST /v1/ingest/reset-key',
+        'POST /v1/ingest/simulcast-targets',
         'POST /v1/streams',
         'POST /v1/streams/:id/end',
         'POST /v1/streams/:id/reset-stream-key',
+        'POST /v1/streams/:id/simulcast-targets',
         'POST /v1/uploads',
         'POST /v1/webhooks',
         'POST /v1/webhooks/:id/deliveries/:event_id/resend',
@@ -344,7 +354,8 @@ describe('route access', () => {
     for (const route of writeRoutes) {
       const path = route.path
         .replace(/:id/, () => ids[route.path.split('/')[2]!] ?? 'x_1')
-        .replace(/:event_id/, 'evt_1');
+        .replace(/:event_id/, 'evt_1')
+        .replace(/:target_id/, 'sim_1');
       const body = bodies[`${route.method} ${route.path}`];
       for (const spelling of spellingsOf(path, running.port)) {
         const name = `${route.method} ${spelling.target} (${spelling.name})`;
@@ -400,6 +411,11 @@ describe('route access', () => {
       .execute();
     const events = await running.services.database.db.selectFrom('events').select('type').execute();
     assert.deepEqual(recoveries, [], 'no recovery was started');
+    const destinations = await running.services.database.db
+      .selectFrom('simulcast_targets')
+      .select('id')
+      .execute();
+    assert.deepEqual(destinations, [], 'no simulcast destination was added');
     assert.deepEqual(
       events.map((e) => e.type),
       ['ping'],

@@ -105,6 +105,8 @@ export interface TestAppOptions {
    * real ffmpeg and the media options' ladder (copy-only unless given).
    */
   uploadWorker?: boolean;
+  /** SIMULCAST_ALLOW_PRIVATE_TARGETS (true unless given). */
+  simulcastPrivateTargets?: boolean;
 }
 
 /** Cheap scrypt for tests that sign many people up; the real cost is src/accounts/password.ts's. */
@@ -365,6 +367,8 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
       signups: options.signups ?? 'open',
       passwordCost: options.passwordCost ?? TEST_PASSWORD_COST,
       ...(options.uploads ? { uploads: options.uploads } : {}),
+      // Destinations on loopback (the tests' own receivers) are allowed, as webhooks' are.
+      simulcast: { allowPrivateTargets: options.simulcastPrivateTargets ?? true },
     },
     handle,
     secretKey,

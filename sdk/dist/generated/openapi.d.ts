@@ -33,6 +33,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    '/v1/ingest/simulcast-targets': {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the caller's default simulcast destinations, oldest first */
+        get: operations['listSimulcastDefaults'];
+        put?: never;
+        /**
+         * Add a simulcast destination to the caller's default (copied into every stream created afterwards); at most 5
+         * @description Stream copy to another platform's RTMP or RTMPS ingest. The stream key is stored sealed and never returned (only `stream_key_hint`). Changes to a destination of a live stream take effect at its next publish (a reconnect or the next stream).
+         */
+        post: operations['createSimulcastDefault'];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    '/v1/ingest/simulcast-targets/{target_id}': {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a simulcast destination, with its state */
+        get: operations['getSimulcastDefault'];
+        put?: never;
+        post?: never;
+        /** Delete a simulcast destination (a live stream stops sending there at its next publish) */
+        delete: operations['deleteSimulcastDefault'];
+        options?: never;
+        head?: never;
+        /**
+         * Change a simulcast destination's URL, key, name or whether it is enabled
+         * @description Only the fields given change; `name: null` clears the label. Changes to a destination of a live stream take effect at its next publish (a reconnect or the next stream).
+         */
+        patch: operations['updateSimulcastDefault'];
+        trace?: never;
+    };
     '/v1/streams': {
         parameters: {
             query?: never;
@@ -102,6 +145,49 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    '/v1/streams/{id}/simulcast-targets': {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the stream's simulcast destinations, oldest first */
+        get: operations['listStreamSimulcastTargets'];
+        put?: never;
+        /**
+         * Add a simulcast destination to the stream's; at most 5
+         * @description Stream copy to another platform's RTMP or RTMPS ingest. The stream key is stored sealed and never returned (only `stream_key_hint`). Changes to a destination of a live stream take effect at its next publish (a reconnect or the next stream).
+         */
+        post: operations['createStreamSimulcastTarget'];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    '/v1/streams/{id}/simulcast-targets/{target_id}': {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a simulcast destination, with its state */
+        get: operations['getStreamSimulcastTarget'];
+        put?: never;
+        post?: never;
+        /** Delete a simulcast destination (a live stream stops sending there at its next publish) */
+        delete: operations['deleteStreamSimulcastTarget'];
+        options?: never;
+        head?: never;
+        /**
+         * Change a simulcast destination's URL, key, name or whether it is enabled
+         * @description Only the fields given change; `name: null` clears the label. Changes to a destination of a live stream take effect at its next publish (a reconnect or the next stream).
+         */
+        patch: operations['updateStreamSimulcastTarget'];
         trace?: never;
     };
     '/v1/uploads': {
@@ -547,6 +633,889 @@ export interface operations {
             };
             /** @description Every failed response has this shape. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listSimulcastDefaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        data: {
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC with milliseconds.
+                             */
+                            created_at: string;
+                            /** @description Whether the stream is sent there when it is live. */
+                            enabled: boolean;
+                            /** @description Prefix `sim_`. */
+                            id: string;
+                            /** @description A label of your choice, such as "YouTube". */
+                            name: string | null;
+                            /** @enum {string} */
+                            object: 'simulcast_target';
+                            /**
+                             * @description `idle` (not sent yet), `connecting`, `live` (the destination is receiving), `failing` (see `state_reason`; retried with back-off), `stopped` (the publish ended).
+                             * @enum {string}
+                             */
+                            state: 'idle' | 'connecting' | 'live' | 'failing' | 'stopped';
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC with milliseconds.
+                             */
+                            state_changed_at: string;
+                            /** @description While `failing`: why, as the destination or the network said it. */
+                            state_reason: string | null;
+                            /** @description The stream it belongs to; null for one of the caller's channel defaults. */
+                            stream_id: string | null;
+                            /** @description The stream key's last 4 characters (fewer for a short key), to tell keys apart. The key itself is never returned. */
+                            stream_key_hint: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC with milliseconds.
+                             */
+                            updated_at: string;
+                            /** @description The destination's server URL (`rtmp://` or `rtmps://`), without the stream key. */
+                            url: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createSimulcastDefault: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: a repeat with the same key and the same body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing. 1 to 255 printable ASCII characters, unique per request (a UUID, say); scoped to the account. */
+                'idempotency-key'?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                'application/json': {
+                    /** @description Send the stream there (default true). */
+                    enabled?: boolean;
+                    /** @description A label, 1 to 100 characters after trimming. */
+                    name?: string;
+                    /** @description The stream key the destination gave you: secret, stored sealed and never returned. Visible ASCII, at most 512 characters. */
+                    stream_key: string;
+                    /** @description The destination's server URL as the platform gives it (`rtmp://` or `rtmps://`, with a host; no user information, query or fragment; without the stream key), at most 1024 characters. */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        created_at: string;
+                        /** @description Whether the stream is sent there when it is live. */
+                        enabled: boolean;
+                        /** @description Prefix `sim_`. */
+                        id: string;
+                        /** @description A label of your choice, such as "YouTube". */
+                        name: string | null;
+                        /** @enum {string} */
+                        object: 'simulcast_target';
+                        /**
+                         * @description `idle` (not sent yet), `connecting`, `live` (the destination is receiving), `failing` (see `state_reason`; retried with back-off), `stopped` (the publish ended).
+                         * @enum {string}
+                         */
+                        state: 'idle' | 'connecting' | 'live' | 'failing' | 'stopped';
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        state_changed_at: string;
+                        /** @description While `failing`: why, as the destination or the network said it. */
+                        state_reason: string | null;
+                        /** @description The stream it belongs to; null for one of the caller's channel defaults. */
+                        stream_id: string | null;
+                        /** @description The stream key's last 4 characters (fewer for a short key), to tell keys apart. The key itself is never returned. */
+                        stream_key_hint: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        updated_at: string;
+                        /** @description The destination's server URL (`rtmp://` or `rtmps://`), without the stream key. */
+                        url: string;
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description idempotency_key_reused: the key was used for a different request; idempotency_key_in_use: the first request with the key is still running (retry later). Other 409s are the route's own. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getSimulcastDefault: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                target_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        created_at: string;
+                        /** @description Whether the stream is sent there when it is live. */
+                        enabled: boolean;
+                        /** @description Prefix `sim_`. */
+                        id: string;
+                        /** @description A label of your choice, such as "YouTube". */
+                        name: string | null;
+                        /** @enum {string} */
+                        object: 'simulcast_target';
+                        /**
+                         * @description `idle` (not sent yet), `connecting`, `live` (the destination is receiving), `failing` (see `state_reason`; retried with back-off), `stopped` (the publish ended).
+                         * @enum {string}
+                         */
+                        state: 'idle' | 'connecting' | 'live' | 'failing' | 'stopped';
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        state_changed_at: string;
+                        /** @description While `failing`: why, as the destination or the network said it. */
+                        state_reason: string | null;
+                        /** @description The stream it belongs to; null for one of the caller's channel defaults. */
+                        stream_id: string | null;
+                        /** @description The stream key's last 4 characters (fewer for a short key), to tell keys apart. The key itself is never returned. */
+                        stream_key_hint: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        updated_at: string;
+                        /** @description The destination's server URL (`rtmp://` or `rtmps://`), without the stream key. */
+                        url: string;
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteSimulcastDefault: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                target_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        /** @enum {boolean} */
+                        deleted: true;
+                        id: string;
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateSimulcastDefault: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                target_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                'application/json': {
+                    /** @description Send the stream there (default true). */
+                    enabled?: boolean;
+                    /** @description A label, 1 to 100 characters after trimming. */
+                    name?: string | null;
+                    /** @description The stream key the destination gave you: secret, stored sealed and never returned. Visible ASCII, at most 512 characters. */
+                    stream_key?: string;
+                    /** @description The destination's server URL as the platform gives it (`rtmp://` or `rtmps://`, with a host; no user information, query or fragment; without the stream key), at most 1024 characters. */
+                    url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        created_at: string;
+                        /** @description Whether the stream is sent there when it is live. */
+                        enabled: boolean;
+                        /** @description Prefix `sim_`. */
+                        id: string;
+                        /** @description A label of your choice, such as "YouTube". */
+                        name: string | null;
+                        /** @enum {string} */
+                        object: 'simulcast_target';
+                        /**
+                         * @description `idle` (not sent yet), `connecting`, `live` (the destination is receiving), `failing` (see `state_reason`; retried with back-off), `stopped` (the publish ended).
+                         * @enum {string}
+                         */
+                        state: 'idle' | 'connecting' | 'live' | 'failing' | 'stopped';
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        state_changed_at: string;
+                        /** @description While `failing`: why, as the destination or the network said it. */
+                        state_reason: string | null;
+                        /** @description The stream it belongs to; null for one of the caller's channel defaults. */
+                        stream_id: string | null;
+                        /** @description The stream key's last 4 characters (fewer for a short key), to tell keys apart. The key itself is never returned. */
+                        stream_key_hint: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        updated_at: string;
+                        /** @description The destination's server URL (`rtmp://` or `rtmps://`), without the stream key. */
+                        url: string;
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2335,6 +3304,896 @@ export interface operations {
             };
         };
     };
+    listStreamSimulcastTargets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        data: {
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC with milliseconds.
+                             */
+                            created_at: string;
+                            /** @description Whether the stream is sent there when it is live. */
+                            enabled: boolean;
+                            /** @description Prefix `sim_`. */
+                            id: string;
+                            /** @description A label of your choice, such as "YouTube". */
+                            name: string | null;
+                            /** @enum {string} */
+                            object: 'simulcast_target';
+                            /**
+                             * @description `idle` (not sent yet), `connecting`, `live` (the destination is receiving), `failing` (see `state_reason`; retried with back-off), `stopped` (the publish ended).
+                             * @enum {string}
+                             */
+                            state: 'idle' | 'connecting' | 'live' | 'failing' | 'stopped';
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC with milliseconds.
+                             */
+                            state_changed_at: string;
+                            /** @description While `failing`: why, as the destination or the network said it. */
+                            state_reason: string | null;
+                            /** @description The stream it belongs to; null for one of the caller's channel defaults. */
+                            stream_id: string | null;
+                            /** @description The stream key's last 4 characters (fewer for a short key), to tell keys apart. The key itself is never returned. */
+                            stream_key_hint: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC with milliseconds.
+                             */
+                            updated_at: string;
+                            /** @description The destination's server URL (`rtmp://` or `rtmps://`), without the stream key. */
+                            url: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createStreamSimulcastTarget: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: a repeat with the same key and the same body within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing. 1 to 255 printable ASCII characters, unique per request (a UUID, say); scoped to the account. */
+                'idempotency-key'?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                'application/json': {
+                    /** @description Send the stream there (default true). */
+                    enabled?: boolean;
+                    /** @description A label, 1 to 100 characters after trimming. */
+                    name?: string;
+                    /** @description The stream key the destination gave you: secret, stored sealed and never returned. Visible ASCII, at most 512 characters. */
+                    stream_key: string;
+                    /** @description The destination's server URL as the platform gives it (`rtmp://` or `rtmps://`, with a host; no user information, query or fragment; without the stream key), at most 1024 characters. */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        created_at: string;
+                        /** @description Whether the stream is sent there when it is live. */
+                        enabled: boolean;
+                        /** @description Prefix `sim_`. */
+                        id: string;
+                        /** @description A label of your choice, such as "YouTube". */
+                        name: string | null;
+                        /** @enum {string} */
+                        object: 'simulcast_target';
+                        /**
+                         * @description `idle` (not sent yet), `connecting`, `live` (the destination is receiving), `failing` (see `state_reason`; retried with back-off), `stopped` (the publish ended).
+                         * @enum {string}
+                         */
+                        state: 'idle' | 'connecting' | 'live' | 'failing' | 'stopped';
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        state_changed_at: string;
+                        /** @description While `failing`: why, as the destination or the network said it. */
+                        state_reason: string | null;
+                        /** @description The stream it belongs to; null for one of the caller's channel defaults. */
+                        stream_id: string | null;
+                        /** @description The stream key's last 4 characters (fewer for a short key), to tell keys apart. The key itself is never returned. */
+                        stream_key_hint: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        updated_at: string;
+                        /** @description The destination's server URL (`rtmp://` or `rtmps://`), without the stream key. */
+                        url: string;
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description idempotency_key_reused: the key was used for a different request; idempotency_key_in_use: the first request with the key is still running (retry later). Other 409s are the route's own. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getStreamSimulcastTarget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                target_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        created_at: string;
+                        /** @description Whether the stream is sent there when it is live. */
+                        enabled: boolean;
+                        /** @description Prefix `sim_`. */
+                        id: string;
+                        /** @description A label of your choice, such as "YouTube". */
+                        name: string | null;
+                        /** @enum {string} */
+                        object: 'simulcast_target';
+                        /**
+                         * @description `idle` (not sent yet), `connecting`, `live` (the destination is receiving), `failing` (see `state_reason`; retried with back-off), `stopped` (the publish ended).
+                         * @enum {string}
+                         */
+                        state: 'idle' | 'connecting' | 'live' | 'failing' | 'stopped';
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        state_changed_at: string;
+                        /** @description While `failing`: why, as the destination or the network said it. */
+                        state_reason: string | null;
+                        /** @description The stream it belongs to; null for one of the caller's channel defaults. */
+                        stream_id: string | null;
+                        /** @description The stream key's last 4 characters (fewer for a short key), to tell keys apart. The key itself is never returned. */
+                        stream_key_hint: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        updated_at: string;
+                        /** @description The destination's server URL (`rtmp://` or `rtmps://`), without the stream key. */
+                        url: string;
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteStreamSimulcastTarget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                target_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        /** @enum {boolean} */
+                        deleted: true;
+                        id: string;
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateStreamSimulcastTarget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                target_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                'application/json': {
+                    /** @description Send the stream there (default true). */
+                    enabled?: boolean;
+                    /** @description A label, 1 to 100 characters after trimming. */
+                    name?: string | null;
+                    /** @description The stream key the destination gave you: secret, stored sealed and never returned. Visible ASCII, at most 512 characters. */
+                    stream_key?: string;
+                    /** @description The destination's server URL as the platform gives it (`rtmp://` or `rtmps://`, with a host; no user information, query or fragment; without the stream key), at most 1024 characters. */
+                    url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        created_at: string;
+                        /** @description Whether the stream is sent there when it is live. */
+                        enabled: boolean;
+                        /** @description Prefix `sim_`. */
+                        id: string;
+                        /** @description A label of your choice, such as "YouTube". */
+                        name: string | null;
+                        /** @enum {string} */
+                        object: 'simulcast_target';
+                        /**
+                         * @description `idle` (not sent yet), `connecting`, `live` (the destination is receiving), `failing` (see `state_reason`; retried with back-off), `stopped` (the publish ended).
+                         * @enum {string}
+                         */
+                        state: 'idle' | 'connecting' | 'live' | 'failing' | 'stopped';
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        state_changed_at: string;
+                        /** @description While `failing`: why, as the destination or the network said it. */
+                        state_reason: string | null;
+                        /** @description The stream it belongs to; null for one of the caller's channel defaults. */
+                        stream_id: string | null;
+                        /** @description The stream key's last 4 characters (fewer for a short key), to tell keys apart. The key itself is never returned. */
+                        stream_key_hint: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        updated_at: string;
+                        /** @description The destination's server URL (`rtmp://` or `rtmps://`), without the stream key. */
+                        url: string;
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
     listUploads: {
         parameters: {
             query?: {
@@ -3843,7 +5702,7 @@ export interface operations {
         requestBody: {
             content: {
                 'application/json': {
-                    /** @description Event types (stream.started, stream.ended, video.published, subscription.created, subscription.cancelled, stream.updated, stream.deleted, video.updated, video.deleted, upload.processing, upload.ready, upload.errored, upload.cancelled, ping), or the single item `*` for all current and future ones. */
+                    /** @description Event types (stream.started, stream.ended, video.published, subscription.created, subscription.cancelled, stream.updated, stream.deleted, video.updated, video.deleted, upload.processing, upload.ready, upload.errored, upload.cancelled, simulcast_target.connecting, simulcast_target.live, simulcast_target.failing, simulcast_target.stopped, ping), or the single item `*` for all current and future ones. */
                     events: string[];
                     /** @description An absolute https:// URL. */
                     url: string;
@@ -4493,7 +6352,7 @@ export interface operations {
             query?: {
                 /** @description The previous page's `pagination.next_cursor`. */
                 cursor?: string;
-                event_type?: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'stream.updated' | 'stream.deleted' | 'video.updated' | 'video.deleted' | 'upload.processing' | 'upload.ready' | 'upload.errored' | 'upload.cancelled' | 'ping';
+                event_type?: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'stream.updated' | 'stream.deleted' | 'video.updated' | 'video.deleted' | 'upload.processing' | 'upload.ready' | 'upload.errored' | 'upload.cancelled' | 'simulcast_target.connecting' | 'simulcast_target.live' | 'simulcast_target.failing' | 'simulcast_target.stopped' | 'ping';
                 /** @description Page size. */
                 limit?: number;
                 status?: 'pending' | 'sending' | 'succeeded' | 'failed';
@@ -4525,7 +6384,7 @@ export interface operations {
                             /** @description The event, prefix `evt_`; the same on every attempt. */
                             event_id: string;
                             /** @enum {string} */
-                            event_type: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'stream.updated' | 'stream.deleted' | 'video.updated' | 'video.deleted' | 'upload.processing' | 'upload.ready' | 'upload.errored' | 'upload.cancelled' | 'ping';
+                            event_type: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'stream.updated' | 'stream.deleted' | 'video.updated' | 'video.deleted' | 'upload.processing' | 'upload.ready' | 'upload.errored' | 'upload.cancelled' | 'simulcast_target.connecting' | 'simulcast_target.live' | 'simulcast_target.failing' | 'simulcast_target.stopped' | 'ping';
                             /**
                              * Format: date-time
                              * @description ISO 8601 timestamp in UTC with milliseconds.
@@ -4719,7 +6578,7 @@ export interface operations {
                         /** @description The event, prefix `evt_`; the same on every attempt. */
                         event_id: string;
                         /** @enum {string} */
-                        event_type: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'stream.updated' | 'stream.deleted' | 'video.updated' | 'video.deleted' | 'upload.processing' | 'upload.ready' | 'upload.errored' | 'upload.cancelled' | 'ping';
+                        event_type: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'stream.updated' | 'stream.deleted' | 'video.updated' | 'video.deleted' | 'upload.processing' | 'upload.ready' | 'upload.errored' | 'upload.cancelled' | 'simulcast_target.connecting' | 'simulcast_target.live' | 'simulcast_target.failing' | 'simulcast_target.stopped' | 'ping';
                         /**
                          * Format: date-time
                          * @description ISO 8601 timestamp in UTC with milliseconds.
@@ -4872,7 +6731,7 @@ export interface operations {
                         /** @description The event, prefix `evt_`; the same on every attempt. */
                         event_id: string;
                         /** @enum {string} */
-                        event_type: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'stream.updated' | 'stream.deleted' | 'video.updated' | 'video.deleted' | 'upload.processing' | 'upload.ready' | 'upload.errored' | 'upload.cancelled' | 'ping';
+                        event_type: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'stream.updated' | 'stream.deleted' | 'video.updated' | 'video.deleted' | 'upload.processing' | 'upload.ready' | 'upload.errored' | 'upload.cancelled' | 'simulcast_target.connecting' | 'simulcast_target.live' | 'simulcast_target.failing' | 'simulcast_target.stopped' | 'ping';
                         /**
                          * Format: date-time
                          * @description ISO 8601 timestamp in UTC with milliseconds.

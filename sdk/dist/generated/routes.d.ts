@@ -4,9 +4,17 @@ export declare const operationRoutes: {
         readonly method: "DELETE";
         readonly path: "/v1/uploads/{id}";
     };
+    readonly createSimulcastDefault: {
+        readonly method: "POST";
+        readonly path: "/v1/ingest/simulcast-targets";
+    };
     readonly createStream: {
         readonly method: "POST";
         readonly path: "/v1/streams";
+    };
+    readonly createStreamSimulcastTarget: {
+        readonly method: "POST";
+        readonly path: "/v1/streams/{id}/simulcast-targets";
     };
     readonly createUpload: {
         readonly method: "POST";
@@ -16,9 +24,17 @@ export declare const operationRoutes: {
         readonly method: "POST";
         readonly path: "/v1/webhooks";
     };
+    readonly deleteSimulcastDefault: {
+        readonly method: "DELETE";
+        readonly path: "/v1/ingest/simulcast-targets/{target_id}";
+    };
     readonly deleteStream: {
         readonly method: "DELETE";
         readonly path: "/v1/streams/{id}";
+    };
+    readonly deleteStreamSimulcastTarget: {
+        readonly method: "DELETE";
+        readonly path: "/v1/streams/{id}/simulcast-targets/{target_id}";
     };
     readonly deleteVideo: {
         readonly method: "DELETE";
@@ -40,9 +56,17 @@ export declare const operationRoutes: {
         readonly method: "GET";
         readonly path: "/v1/ingest";
     };
+    readonly getSimulcastDefault: {
+        readonly method: "GET";
+        readonly path: "/v1/ingest/simulcast-targets/{target_id}";
+    };
     readonly getStream: {
         readonly method: "GET";
         readonly path: "/v1/streams/{id}";
+    };
+    readonly getStreamSimulcastTarget: {
+        readonly method: "GET";
+        readonly path: "/v1/streams/{id}/simulcast-targets/{target_id}";
     };
     readonly getUpload: {
         readonly method: "GET";
@@ -63,6 +87,14 @@ export declare const operationRoutes: {
     readonly getWebhookRecovery: {
         readonly method: "GET";
         readonly path: "/v1/webhooks/{id}/recoveries/{recovery_id}";
+    };
+    readonly listSimulcastDefaults: {
+        readonly method: "GET";
+        readonly path: "/v1/ingest/simulcast-targets";
+    };
+    readonly listStreamSimulcastTargets: {
+        readonly method: "GET";
+        readonly path: "/v1/streams/{id}/simulcast-targets";
     };
     readonly listStreams: {
         readonly method: "GET";
@@ -108,9 +140,17 @@ export declare const operationRoutes: {
         readonly method: "POST";
         readonly path: "/v1/webhooks/{id}/test";
     };
+    readonly updateSimulcastDefault: {
+        readonly method: "PATCH";
+        readonly path: "/v1/ingest/simulcast-targets/{target_id}";
+    };
     readonly updateStream: {
         readonly method: "PATCH";
         readonly path: "/v1/streams/{id}";
+    };
+    readonly updateStreamSimulcastTarget: {
+        readonly method: "PATCH";
+        readonly path: "/v1/streams/{id}/simulcast-targets/{target_id}";
     };
     readonly updateVideo: {
         readonly method: "PATCH";

@@ -1,4 +1,4 @@
-import type { Stream, Upload, Video } from '../types.js';
+import type { SimulcastTarget, Stream, Upload, Video } from '../types.js';
 /** A stream event's `data`: the stream's detail object, without ingest settings. */
 export type StreamEventData = Omit<Stream, 'ingest'>;
 /** A subscription event's `data`. */
@@ -33,6 +33,10 @@ export interface WebhookEventData {
     'upload.ready': Upload;
     'upload.errored': Upload;
     'upload.cancelled': Upload;
+    'simulcast_target.connecting': SimulcastTarget;
+    'simulcast_target.live': SimulcastTarget;
+    'simulcast_target.failing': SimulcastTarget;
+    'simulcast_target.stopped': SimulcastTarget;
     ping: PingEventData;
 }
 export type WebhookEventType = keyof WebhookEventData;

@@ -1,5 +1,5 @@
 // What a delivery's body holds, typed by event type (decisions.md, "Event data").
-import type { Stream, Upload, Video } from '../types.js';
+import type { SimulcastTarget, Stream, Upload, Video } from '../types.js';
 
 /** A stream event's `data`: the stream's detail object, without ingest settings. */
 export type StreamEventData = Omit<Stream, 'ingest'>;
@@ -39,6 +39,10 @@ export interface WebhookEventData {
   'upload.ready': Upload;
   'upload.errored': Upload;
   'upload.cancelled': Upload;
+  'simulcast_target.connecting': SimulcastTarget;
+  'simulcast_target.live': SimulcastTarget;
+  'simulcast_target.failing': SimulcastTarget;
+  'simulcast_target.stopped': SimulcastTarget;
   ping: PingEventData;
 }
 

@@ -13,6 +13,7 @@ import { ownedResources } from './owned.ts';
 import { StreamEvents } from './stream-events.ts';
 import { dashboardStreamManageRoutes } from './stream-manage.routes.ts';
 import { dashboardStreamRoutes } from './streams.routes.ts';
+import { dashboardSimulcastRoutes } from './simulcast.routes.ts';
 import { dashboardVideoManageRoutes } from './video-manage.routes.ts';
 import { dashboardUploadRoutes } from './uploads.routes.ts';
 import { dashboardVideoRoutes } from './videos.routes.ts';
@@ -52,6 +53,7 @@ export async function dashboardRoutes(parent: FastifyInstance, options: WebRoute
   );
   await dashboardStreamRoutes(app, deps);
   await dashboardStreamManageRoutes(app, deps);
+  await dashboardSimulcastRoutes(app, deps);
   await dashboardVideoRoutes(app, deps);
   await dashboardVideoManageRoutes(app, deps);
   await dashboardUploadRoutes(app, deps);

@@ -149,6 +149,8 @@ export interface StreamPageData {
   watchPath: string;
   samples: ViewerSample[];
   notice?: string | undefined;
+  /** The stream's simulcast destinations (simulcast-pages.ts). */
+  simulcast?: SafeHtml | undefined;
 }
 
 export function streamPageBody(csrf: SafeHtml, data: StreamPageData): SafeHtml {
@@ -253,6 +255,7 @@ export function streamPageBody(csrf: SafeHtml, data: StreamPageData): SafeHtml {
         <p id="copy-status" class="hint" role="status" aria-live="polite"></p>
       </section>
     </div>
+    ${data.simulcast ?? ''}
     <section aria-labelledby="chart-heading" class="panel">
       <h2 id="chart-heading">Viewers over time</h2>
       <div id="viewer-chart" class="chart" role="img" aria-label="Viewer count over time"></div>

@@ -8,6 +8,8 @@ import type { DashboardApp, DashboardDeps } from './dashboard.deps.ts';
 import { field, formProblem, validateAsApi } from './form-validation.ts';
 import { isNotFound, sendNotFound } from './not-found.ts';
 import { IdParams } from './owned.ts';
+import { simulcastSection } from './simulcast-pages.ts';
+import { STREAM_SIMULCAST_NOTICES } from './simulcast.routes.ts';
 import {
   EMPTY_STREAM_FORM,
   newStreamBody,
@@ -98,8 +100,9 @@ export async function dashboardStreamRoutes(app: DashboardApp, deps: DashboardDe
             ? 'A new stream key was issued. Update it in your streaming software.'
             : query.created === '1'
               ? 'Stream created. Enter the ingest settings in your streaming software and start streaming.'
-              : undefined;
-    const body = streamPageBody(csrfField(request), {
+              : STREAM_SIMULCAST_NOTICES[query.simulcast ?? ''];
+    const csrf = csrfField(request);
+    const body = streamPageBody(csrf, {
       stream,
       rtmpUrl: urls.rtmpIngest,
       streamKey: reveal ? streamKey : undefined,
@@ -108,6 +111,12 @@ export async function dashboardStreamRoutes(app: DashboardApp, deps: DashboardDe
       watchPath: urls.pathOf(urls.streamPage(stream.id)),
       samples: await samples.history(stream.id),
       notice,
+      simulcast: simulcastSection(
+        csrf,
+        await services.simulcast.list(stream.creator_id, stream.id),
+        `/dashboard/streams/${stream.id}/simulcast`,
+        'This stream is sent on, as it is (no re-encoding), to up to 5 other platforms while it is live. Changes apply from the next time it goes live (or reconnects).',
+      ),
     });
     return sendPage(
       reply,
