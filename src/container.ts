@@ -37,6 +37,8 @@ import { UploadUrls } from './uploads/upload-url.ts';
 import { SimulcastDefaults } from './simulcast/simulcast-defaults.ts';
 import { SimulcastKeys } from './simulcast/simulcast-keys.ts';
 import { SimulcastService } from './simulcast/simulcast.service.ts';
+import { SimulcastOutput } from './simulcast/simulcast.output.ts';
+import type { PublishOutput } from './live/publish-output.ts';
 
 export interface Services {
   database: DatabaseHandle;
@@ -63,11 +65,7 @@ export interface Services {
   sessions: SessionService;
   /** Uploads: their limits, tus resources and progress (bytes under DATA_DIR/uploads). */
   uploads: UploadService;
-  /**
-   * Simulcast destinations (streams' and channel defaults) and their states. The live pipeline's
-   * output is `new SimulcastOutput({ simulcast, keys: simulcastKeys, ffmpegPath })`
-   * (src/simulcast/simulcast.output.ts).
-   */
+  /** Simulcast destinations (streams' and channel defaults) and their states. */
   simulcast: SimulcastService;
   /** Opens simulcast destinations' sealed stream keys (for SimulcastOutput only). */
   simulcastKeys: SimulcastKeys;
@@ -156,4 +154,13 @@ export function createServices(
     }),
     simulcastKeys,
   };
+}
+
+/**
+ * Every output a live publish is also sent to, besides the stream's own HLS
+ * (src/live/publish-output.ts). This is the one place outputs are registered: adding one is
+ * its file and a line here.
+ */
+export function publishOutputs(services: Services, ffmpegPath: string): PublishOutput[] {
+  return [new SimulcastOutput({ simulcast: services.simulcast, keys: services.simulcastKeys, ffmpegPath })];
 }

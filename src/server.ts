@@ -7,6 +7,7 @@ import type { Config } from './config.ts';
 import { createLogger } from './shared/logger.ts';
 import { dialectOf } from './db/dialect.ts';
 import { createRateLimitStore } from './http/rate-limit-factory.ts';
+import { publishOutputs } from './container.ts';
 import { startIngest, type IngestHandle } from './ingest/ingest.ts';
 import { mediaPlugin } from './media/media.plugin.ts';
 import { openRuntime, type Runtime } from './runtime.ts';
@@ -72,7 +73,13 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
   let mediaJobsOff: string | undefined = 'started with --no-media-jobs';
   try {
     ingest = options.ingest
-      ? await startIngest({ config, services: runtime.services, logger, viewers })
+      ? await startIngest({
+          config,
+          services: runtime.services,
+          logger,
+          viewers,
+          outputs: publishOutputs(runtime.services, config.ingest.ffmpegPath),
+        })
       : { enabled: false, reason: 'started with --no-ingest', close: async () => undefined };
     worker = options.worker ? await startDeliveryWorker(runtime, logger) : undefined;
     if (options.mediaJobs !== false) {

@@ -156,7 +156,9 @@ export class StreamLifecycle {
       transcode: this.deps.transcode,
       outputs: this.deps.outputs ?? [],
       creatorId: state.creatorId,
+      outputsAfter: state.outputsFinished,
     });
+    state.outputsFinished = publish.outputsFinished();
     state.publish = publish;
     state.publishes.add(publish);
     publish.on('segments', () => {
@@ -314,8 +316,9 @@ export class StreamLifecycle {
   }
 
   /**
-   * Shutdown: publishers are disconnected and their last segments written, but streams are
-   * not ended; the next start gives them their reconnect window (restart recovery).
+   * Shutdown: publishers are disconnected, their last segments written and their outputs
+   * stopped, but streams are not ended; the next start gives them their reconnect window
+   * (restart recovery).
    */
   async close(): Promise<void> {
     this.closingDown = true;
@@ -325,7 +328,10 @@ export class StreamLifecycle {
     }
     await this.settle();
     const states = [...this.states.values()];
-    const stopping = Promise.all(states.flatMap(runningPackagers).map((packager) => packager.finished));
+    const stopping = Promise.all([
+      ...states.flatMap(runningPackagers).map((packager) => packager.finished),
+      ...states.map((state) => state.outputsFinished),
+    ]);
     const force = setTimeout(() => {
       for (const state of states) for (const publish of state.publishes) publish.kill();
     }, PACKAGER_STOP_MS);

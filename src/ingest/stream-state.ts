@@ -26,6 +26,8 @@ export class StreamState {
   /** Every publish whose packagers may still be writing. */
   readonly publishes = new Set<LivePublish>();
   reconnectTimer: NodeJS.Timeout | undefined;
+  /** The latest publish's outputs finishing (the next publish opens its own after). */
+  outputsFinished: Promise<void> = Promise.resolve();
 
   constructor(stream: StreamRow, media: LiveStream) {
     this.streamId = stream.id;

@@ -51,8 +51,10 @@ export class FlvFanout implements FlvSink {
     else if (kind === 'audio-config') this.audioConfig = chunk;
     for (const member of [...this.members]) {
       if (member.awaitingKeyframe) {
-        if (kind !== 'keyframe') continue;
-        member.awaitingKeyframe = false;
+        // Sequence headers that arrive while it waits are what its decoder needs first.
+        const starts = kind === 'video-config' || kind === 'audio-config';
+        if (kind !== 'keyframe' && !starts) continue;
+        if (kind === 'keyframe') member.awaitingKeyframe = false;
       }
       this.safely(member, () => {
         member.sink.write(chunk);

@@ -67,6 +67,12 @@ export interface LivePublishDeps {
   outputs: readonly PublishOutput[];
   /** The stream's creator, for the outputs. */
   creatorId: string;
+  /**
+   * The stream's previous publish's outputs: this publish's open once they have finished, so
+   * an output never has two runs for one stream at once (a destination's `stopped` never lands
+   * after the next publish's `connecting`). Late outputs join at a keyframe.
+   */
+  outputsAfter?: Promise<void> | undefined;
 }
 
 export class LivePublish extends EventEmitter<PublishEvents> {
@@ -78,6 +84,8 @@ export class LivePublish extends EventEmitter<PublishEvents> {
   private readonly logger: Logger;
   private readonly packagers = new Set<HlsPackager>();
   private readonly runs = new Set<OutputRun>();
+  /** Settles once every output has been asked to open (and answered). */
+  private outputsOpened: Promise<void> = Promise.resolve();
   private current: HlsPackager | undefined;
   private relay: FlvRelay | undefined;
   /** The wall-clock time of the publish's first media, fixed with its first segment. */
@@ -110,7 +118,9 @@ export class LivePublish extends EventEmitter<PublishEvents> {
     const fanout = new FlvFanout(this.logger);
     fanout.add('hls', this.relay);
     connection.accept(fanout);
-    for (const output of this.deps.outputs) this.openOutput(output, fanout);
+    this.outputsOpened = (this.deps.outputsAfter ?? Promise.resolve()).then(() =>
+      Promise.all(this.deps.outputs.map((output) => this.openOutput(output, fanout))).then(() => undefined),
+    );
     this.logger.info({ remote: connection.remoteAddress }, 'publish started');
     connection.onClose(() => {
       this.closed(fanout);
@@ -145,31 +155,36 @@ export class LivePublish extends EventEmitter<PublishEvents> {
     return true;
   }
 
+  /** Settles once every output of this publish has opened and finished its run. */
+  async outputsFinished(): Promise<void> {
+    await this.outputsOpened;
+    await Promise.all([...this.runs].map((run) => run.finished));
+  }
+
   /** Shutdown: stops every packager and output at once. */
   kill(): void {
     for (const packager of this.packagers) packager.kill();
     for (const run of this.runs) run.stop();
   }
 
-  private openOutput(output: PublishOutput, fanout: FlvFanout): void {
+  private async openOutput(output: PublishOutput, fanout: FlvFanout): Promise<void> {
+    // The publisher left while an earlier publish's outputs were finishing: nothing to send.
+    if (this.connection.closed) return;
     const info = {
       streamId: this.stream.streamId,
       creatorId: this.deps.creatorId,
       index: this.index,
       logger: this.logger.child({ output: output.name }),
     };
-    output.open(info).then(
-      (run) => {
-        if (!run) return;
-        this.runs.add(run);
-        void run.finished.then(() => this.runs.delete(run));
-        // Joins at the next keyframe; after the publisher left it is ended at once.
-        fanout.add(output.name, run.sink);
-      },
-      (error: unknown) => {
-        this.logger.error({ err: error, output: output.name }, 'a publish output could not start');
-      },
-    );
+    try {
+      const run = await output.open(info);
+      if (!run) return;
+      this.runs.add(run);
+      // Joins at the next keyframe; after the publisher left it is ended at once.
+      fanout.add(output.name, run.sink);
+    } catch (error) {
+      this.logger.error({ err: error, output: output.name }, 'a publish output could not start');
+    }
   }
 
   private closed(fanout: FlvFanout): void {

@@ -38,9 +38,12 @@ export interface RtmpRelayOptions {
   maxBacklogBytes?: number;
 }
 
-const DEFAULT_BACKOFF_MS = [500, 1000, 2000, 3000];
+// At most 2 s between tries: a destination back from an outage is sent to within about 2 s.
+const DEFAULT_BACKOFF_MS = [500, 1000, 2000];
 const DEFAULT_STABLE_MS = 10_000;
 const DEFAULT_MAX_BACKLOG = 8 * 1024 * 1024;
+/** The media since the last keyframe kept for a reconnection, at most this much (then none). */
+const MAX_GOP_BYTES = 8 * 1024 * 1024;
 
 type Ffmpeg = ChildProcessByStdio<Writable, Readable, Readable>;
 
@@ -54,6 +57,13 @@ export class RtmpRelay extends EventEmitter<{ state: [RelayState] }> implements 
   private audioConfig: Buffer | undefined;
   /** After a (re)connection or a dropped backlog, media resumes at a video keyframe. */
   private awaitingKeyframe = true;
+  /**
+   * The media since the latest video keyframe: a (re)connection starts with it instead of
+   * waiting up to a keyframe interval for the next one (the destination gets that much as a
+   * burst). Empty when it outgrew MAX_GOP_BYTES.
+   */
+  private gop: Buffer[] = [];
+  private gopBytes = 0;
   private failures = 0;
   private liveSince = 0;
   private retryTimer: NodeJS.Timeout | undefined;
@@ -86,6 +96,14 @@ export class RtmpRelay extends EventEmitter<{ state: [RelayState] }> implements 
     if (kind === 'header') this.header = chunk;
     else if (kind === 'video-config') this.videoConfig = chunk;
     else if (kind === 'audio-config') this.audioConfig = chunk;
+    if (kind === 'keyframe') {
+      this.gop = [chunk];
+      this.gopBytes = chunk.length;
+    } else if (kind === 'other' && this.gop.length > 0) {
+      this.gopBytes += chunk.length;
+      if (this.gopBytes <= MAX_GOP_BYTES) this.gop.push(chunk);
+      else this.gop = [];
+    }
     const input = this.ffmpeg?.stdin;
     if (!input?.writable) return;
     if (kind === 'header' || kind === 'video-config' || kind === 'audio-config') {
@@ -186,9 +204,14 @@ export class RtmpRelay extends EventEmitter<{ state: [RelayState] }> implements 
         if (!this.stopped) this.connect();
       }, retryInMs);
     });
-    // Whatever the destination was sent last time, a new connection starts like a new encoder.
+    // Whatever the destination was sent last time, a new connection starts like a new encoder:
+    // the headers, then the media from the latest keyframe (or, without it, the next one).
     for (const start of [this.header, this.videoConfig, this.audioConfig]) {
       if (start) ffmpeg.stdin.write(start);
+    }
+    if (this.header && this.gop.length > 0) {
+      for (const chunk of this.gop) ffmpeg.stdin.write(chunk);
+      this.awaitingKeyframe = false;
     }
   }
 

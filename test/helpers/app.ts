@@ -13,7 +13,7 @@ import type { Logger } from 'pino';
 import { buildApp } from '../../src/app.ts';
 import type { ScryptCost } from '../../src/accounts/password.ts';
 import type { HttpLimitsConfig, IngestConfig, WebhookConfig } from '../../src/config.ts';
-import { createServices, type Services } from '../../src/container.ts';
+import { createServices, publishOutputs, type Services } from '../../src/container.ts';
 import type { UploadConfig } from '../../src/config.ts';
 import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
 import type { Dialect } from '../../src/db/dialect.ts';
@@ -416,6 +416,7 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
       services,
       logger: logger ?? createLogger('silent'),
       viewers,
+      outputs: publishOutputs(services, ingestConfig.ffmpegPath),
       ...(media.thumbnailIntervalMs === undefined ? {} : { thumbnailIntervalMs: media.thumbnailIntervalMs }),
       ...(media.publishDeadlineMs === undefined ? {} : { publishDeadlineMs: media.publishDeadlineMs }),
     });

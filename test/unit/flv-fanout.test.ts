@@ -81,3 +81,13 @@ test('an output whose write throws is dropped and logged; the others go on', () 
   assert.equal(lines.length, 1);
   assert.match(lines[0] ?? '', /"output":"broken".*a publish output failed/);
 });
+
+test('sequence headers that arrive while a late output waits for a keyframe reach it', () => {
+  const fanout = new FlvFanout(pino({ level: 'silent' }));
+  fanout.write(flvHeader());
+  const late = recorder();
+  fanout.add('late', late);
+  for (const chunk of [audio(0), videoConfig, audioConfig, interframe(33), keyframe(2000)])
+    fanout.write(chunk);
+  assert.deepEqual(late.chunks, [flvHeader(), videoConfig, audioConfig, keyframe(2000)]);
+});
