@@ -26,7 +26,7 @@ const FORWARDED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 const nodeMajor = Number(process.versions.node.split('.')[0]);
 // Only the long-running commands need the memory settings; the others start once, quickly.
-const longRunning = process.argv[2] === 'serve' || process.argv[2] === 'worker';
+const longRunning = ['serve', 'worker', 'media-worker'].includes(process.argv[2] ?? '');
 const settings = shebangSettings();
 // An operator's own value (say MALLOC_ARENA_MAX=4, or another semi-space size) is kept.
 const missingEnv = Object.entries(settings.env).filter(([name]) => process.env[name] === undefined);

@@ -6,6 +6,7 @@ import { videosImport } from './cli/media-commands.ts';
 import { usersSetQuota } from './cli/upload-commands.ts';
 import { ingestResetKey, ingestShow } from './cli/ingest-commands.ts';
 import * as webhookOps from './cli/webhook-commands.ts';
+import { MEDIA_WORKER_USAGE, runMediaWorker } from './cli/media-worker-command.ts';
 import type { Command } from './cli/operator-commands.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openRuntime } from './runtime.ts';
@@ -44,6 +45,7 @@ function overview(): string {
     '',
     SERVE_USAGE,
     webhookOps.WORKER_USAGE,
+    MEDIA_WORKER_USAGE,
     ...Object.values(COMMANDS).map((command) => command.usage),
   ].join('\n');
 }
@@ -81,6 +83,21 @@ async function main(argv: string[]): Promise<number> {
       mediaJobs: values['no-media-jobs'] !== true,
     });
     return -1; // keeps running until a signal
+  }
+
+  if (argv[0] === 'media-worker') {
+    const { values } = parse(argv.slice(1), {}, MEDIA_WORKER_USAGE);
+    if (values.help === true) {
+      process.stdout.write(`${MEDIA_WORKER_USAGE}\n`);
+      return 0;
+    }
+    const runtime = await openRuntime(config);
+    try {
+      await runMediaWorker(runtime);
+    } finally {
+      await runtime.close();
+    }
+    return 0;
   }
 
   if (argv[0] === 'worker') {

@@ -150,11 +150,15 @@ export class JobRunner {
       },
       Math.max(50, Math.floor(this.leaseMs / 3)),
     );
+    const fields = { jobId: job.id, kind: job.kind, subject: job.subject_id, attempt: job.attempts };
     try {
       if (!handler)
         throw new PermanentJobError('unknown_job', `No handler for media jobs of kind ${job.kind}.`);
+      // Which process took which job, for an operator running several workers.
+      this.logger.info(fields, 'media job started');
       await handler.run(job, { signal: controller.signal, attempt: job.attempts });
       await settleJob(this.db, { id: job.id, token, status: 'done', now: this.clock.now() });
+      this.logger.info(fields, 'media job done');
     } catch (error) {
       await this.settleFailure(job, token, handler, error, controller.signal.aborted && this.stopped);
     } finally {
