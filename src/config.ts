@@ -34,6 +34,8 @@ export interface Config {
   webhooks: WebhookConfig;
   ingest: IngestConfig;
   media: MediaConfig;
+  /** MEDIA_STORAGE and the S3_ variables: where media objects are kept (src/storage/). */
+  storage: StorageConfig;
   uploads: UploadConfig;
   simulcast: SimulcastConfig;
   /** SIGNUPS: whether anyone may create an account on the sign-up page (else only the CLI). */
@@ -48,6 +50,33 @@ export interface MediaConfig {
   /** VIEWERS_PER_ADDRESS: live viewers one client address adds to a stream (src/viewers/). */
   viewersPerAddress: number;
 }
+
+/** MEDIA_STORAGE=local (the default): files under DATA_DIR/media. */
+export interface LocalStorageConfig {
+  kind: 'local';
+}
+
+/** MEDIA_STORAGE=s3: a bucket of an S3-compatible object store. */
+export interface S3StorageConfig {
+  kind: 's3';
+  /** S3_ENDPOINT: the store's base URL; AWS S3 for the region when unset. */
+  endpoint: string | undefined;
+  /** S3_REGION: `us-east-1` unless set (what most S3-compatible stores accept). */
+  region: string;
+  /** S3_BUCKET: the bucket, which must exist. */
+  bucket: string;
+  /** S3_PREFIX: put before every key; empty, or segments ending in `/`. */
+  prefix: string;
+  /** S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY. */
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** S3_FORCE_PATH_STYLE: true by default with S3_ENDPOINT (MinIO, Ceph, Garage), else false. */
+  forcePathStyle: boolean;
+  /** S3_PUBLIC_URL: base URL serving the bucket's root (a CDN), without a trailing slash. */
+  publicUrl: string | undefined;
+}
+
+export type StorageConfig = LocalStorageConfig | S3StorageConfig;
 
 export interface UploadConfig {
   /** UPLOAD_MAX_BYTES: the largest file one upload may declare. */
@@ -247,6 +276,75 @@ function readTranscode(read: EnvReader): TranscodeConfig {
   };
 }
 
+/** S3's bucket naming rules: 3 to 63 of a-z, 0-9, `.` and `-`, a letter or digit at each end. */
+const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+/** S3_PREFIX: segments of letters, digits, `.`, `_`, `-` (none starting with a dot) and `/`. */
+const KEY_PREFIX = /^(?:[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}\/)*$/;
+const S3_VARIABLES = [
+  'S3_ENDPOINT',
+  'S3_REGION',
+  'S3_BUCKET',
+  'S3_PREFIX',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+  'S3_FORCE_PATH_STYLE',
+  'S3_PUBLIC_URL',
+] as const;
+
+function readStorage(read: EnvReader): StorageConfig {
+  const kind = read.oneOf('MEDIA_STORAGE', ['local', 's3'] as const, 'local');
+  if (kind === 'local') {
+    // An S3 setting without MEDIA_STORAGE=s3 would silently keep media on this disk.
+    const set = S3_VARIABLES.filter((name) => read.optional(name) !== undefined);
+    if (set.length > 0) {
+      read.fail(
+        `${set.join(', ')} ${set.length === 1 ? 'is' : 'are'} set but MEDIA_STORAGE is not s3: set MEDIA_STORAGE=s3 to keep media in the bucket, or unset ${set.length === 1 ? 'it' : 'them'}`,
+      );
+    }
+    return { kind };
+  }
+  const required = (name: string, what: string): string => {
+    const value = read.optional(name);
+    if (value === undefined) read.fail(`${name} is required with MEDIA_STORAGE=s3 (${what})`);
+    return value ?? '';
+  };
+  const rawEndpoint = read.optional('S3_ENDPOINT');
+  const endpoint = rawEndpoint === undefined ? undefined : read.httpUrl('S3_ENDPOINT', rawEndpoint);
+  const region = read.string('S3_REGION', 'us-east-1');
+  if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(region)) {
+    read.fail(`S3_REGION must be a region name such as us-east-1 or auto (got "${region}")`);
+  }
+  const bucket = required('S3_BUCKET', 'the bucket media is kept in');
+  if (bucket !== '' && (!BUCKET_NAME.test(bucket) || bucket.includes('..'))) {
+    read.fail(
+      `S3_BUCKET must be a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens, starting and ending with a letter or digit (got "${bucket}")`,
+    );
+  }
+  let prefix = read.string('S3_PREFIX', '');
+  if (prefix !== '' && !prefix.endsWith('/')) prefix += '/';
+  if (!KEY_PREFIX.test(prefix) || prefix.length > 256) {
+    read.fail(
+      `S3_PREFIX must be empty or path segments of letters, digits, ".", "_" and "-" separated by "/", such as tributary/ (got "${prefix}")`,
+    );
+  }
+  const accessKeyId = required('S3_ACCESS_KEY_ID', "the access key's id");
+  const secretAccessKey = required('S3_SECRET_ACCESS_KEY', "the access key's secret");
+  const forcePathStyle = read.boolean('S3_FORCE_PATH_STYLE', endpoint !== undefined);
+  const rawPublic = read.optional('S3_PUBLIC_URL');
+  const publicUrl = rawPublic === undefined ? undefined : read.httpUrl('S3_PUBLIC_URL', rawPublic);
+  return {
+    kind,
+    endpoint,
+    region,
+    bucket,
+    prefix,
+    accessKeyId,
+    secretAccessKey,
+    forcePathStyle,
+    publicUrl,
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const read = new EnvReader(env);
   const port = read.integer('PORT', 8080, 0, 65535);
@@ -321,6 +419,8 @@ export function loadConfig(env: Env = process.env): Config {
     viewersPerAddress: read.integer('VIEWERS_PER_ADDRESS', 3, 1, 1_000_000),
   };
 
+  const storage = readStorage(read);
+
   const uploads: UploadConfig = {
     maxBytes: read.integer('UPLOAD_MAX_BYTES', 10 * GIB, 1, 1024 * GIB),
     quotaBytes: read.integer('UPLOAD_QUOTA_BYTES', 100 * GIB, 1, 1_048_576 * GIB),
@@ -354,6 +454,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhooks,
     ingest,
     media,
+    storage,
     uploads,
     simulcast,
     signups,

@@ -11,6 +11,7 @@ import type { Command } from './cli/operator-commands.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openRuntime } from './runtime.ts';
 import { AppError } from './shared/errors.ts';
+import { StorageError } from './storage/storage-errors.ts';
 
 const COMMANDS: Record<string, Command> = {
   'users create': ops.usersCreate,
@@ -144,6 +145,11 @@ main(process.argv.slice(2)).then(
     } else if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
       process.exitCode = 2;
+    } else if (error instanceof StorageError) {
+      // The media store failed where the process cannot go on (serve's start check): the
+      // message names what failed and the variables to look at; the stack would only hide it.
+      process.stderr.write(`error: ${error.message}\n`);
+      process.exitCode = 1;
     } else if (error instanceof AppError) {
       process.stderr.write(`error (${error.code}): ${error.message}\n`);
       process.exitCode = 1;

@@ -17,6 +17,7 @@ import type { DeliveryWorker } from './webhooks/delivery/worker.ts';
 import { startDeliveryWorker } from './webhooks/delivery/worker-runner.ts';
 import { detectFfmpeg } from './ffmpeg/ffmpeg.ts';
 import { startUploadWorker, type UploadWorker } from './uploads/upload-worker.ts';
+import { checkStorageAtStart } from './storage/open-storage.ts';
 
 export interface ServeOptions {
   worker: boolean;
@@ -27,6 +28,8 @@ export interface ServeOptions {
 
 export async function serve(config: Config, options: ServeOptions): Promise<void> {
   const logger = createLogger(config.logLevel);
+  // MEDIA_STORAGE=s3: a real write, read back and delete in the bucket before anything starts.
+  if (config.storage.kind === 's3') await checkStorageAtStart(config, logger);
   const runtime = await openRuntime(config);
   const demo = await createDemoAccountIfEmpty(runtime);
   const rateLimits = createRateLimitStore(config, runtime.services.database.db, logger);

@@ -12,7 +12,7 @@ const SRC = path.resolve(import.meta.dirname, '../../src');
 /** Lowest first. The live half reads bottom-up: hls, ffmpeg, rtmp, transcode, live, ingest. */
 const LAYERS: string[][] = [
   ['shared'],
-  ['db', 'hls', 'rtmp'],
+  ['db', 'hls', 'rtmp', 'storage'],
   ['ffmpeg', 'events', 'jobs', 'http', 'accounts'],
   ['transcode', 'streams', 'idempotency', 'webhooks', 'subscriptions'],
   ['videos', 'channels'],
