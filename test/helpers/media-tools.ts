@@ -24,9 +24,14 @@ export interface Push {
 
 /**
  * Pushes `seconds` of a 720p30 test pattern with a tone, in real time, with a keyframe every
- * 2 s (as streaming software is told to for 2-second segments).
+ * 2 s (as streaming software is told to for 2-second segments). With `progress`, ffmpeg also
+ * reports how much it has sent (`secondsPushed` reads it from the error output).
  */
-export function pushTestPattern(url: string, seconds: number, options: { size?: string } = {}): Push {
+export function pushTestPattern(
+  url: string,
+  seconds: number,
+  options: { size?: string; progress?: boolean } = {},
+): Push {
   const size = options.size ?? '1280x720';
   return startPush([
     '-re',
@@ -56,10 +61,21 @@ export function pushTestPattern(url: string, seconds: number, options: { size?: 
     'aac',
     '-b:a',
     '128k',
+    ...(options.progress === true ? ['-progress', 'pipe:2'] : []),
     '-f',
     'flv',
     url,
   ]);
+}
+
+/**
+ * How many seconds of media a push made with `progress` sent, from the last progress report
+ * in its error output: for a push the test ends when it chooses rather than after `seconds`.
+ */
+export function secondsPushed(stderr: string): number {
+  const last = [...stderr.matchAll(/^out_time_us=(\d+)$/gm)].at(-1);
+  if (!last) throw new Error(`ffmpeg reported no progress: ${stderr.slice(-500)}`);
+  return Number(last[1]) / 1_000_000;
 }
 
 /** Starts an ffmpeg push with these arguments (after the quiet, non-interactive ones). */

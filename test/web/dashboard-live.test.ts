@@ -86,7 +86,8 @@ for (const dialect of DIALECTS) {
     assert.equal(signedOut.status, 303);
     const ends = await Promise.race([
       Promise.all(more.map((reader) => reader.ended())).then(() => 'ended'),
-      new Promise((resolve) => setTimeout(resolve, 8000, 'still open')).then(() => 'still open'),
+      // A generous bound: signing out closes them at once, and this only delays a failure.
+      new Promise((resolve) => setTimeout(resolve, 30_000, 'still open').unref()),
     ]);
     assert.equal(ends, 'ended', 'every live connection ends with its session');
     await waitFor(
@@ -99,7 +100,7 @@ for (const dialect of DIALECTS) {
         ).status === 303
           ? true
           : undefined,
-      { timeoutMs: 2000, what: 'signed out' },
+      { what: 'signed out' },
     );
   });
 }

@@ -1,12 +1,12 @@
 // The API keys settings page: a key made there works against the API, is shown once, is
 // listed by its last four with scope, created and last used, and revoked there stops working
-// within a second. Nobody sees or revokes another account's keys.
+// within a second (of the services' clock, which the test moves: a loaded machine makes
+// requests slower, not the promise different). Nobody sees or revokes another account's keys.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { systemClock } from '../../src/shared/clock.ts';
 import { startTestApp } from '../helpers/app.ts';
+import { TestClock } from '../helpers/clock.ts';
 import { DIALECTS } from '../helpers/databases.ts';
-import { waitFor } from '../helpers/wait.ts';
 import { newAgent, signUp } from '../helpers/web.ts';
 
 const PASSWORD = 'keys page password';
@@ -14,7 +14,8 @@ const NEW_KEY = /id="new-key"[^>]*value="(tk_[0-9A-Za-z]{32})"/;
 
 for (const dialect of DIALECTS) {
   test(`${dialect}: create a key on the page, use it, revoke it: refused within a second`, async (t) => {
-    const server = await startTestApp(t, { dialect, clock: systemClock });
+    const clock = new TestClock();
+    const server = await startTestApp(t, { dialect, clock });
     const ada = await signUp(server.origin, { name: 'Ada', email: 'ada@example.com', password: PASSWORD });
 
     const empty = await (await ada.get('/dashboard/keys')).text();
@@ -45,15 +46,11 @@ for (const dialect of DIALECTS) {
     );
 
     const revoked = await ada.post(`/dashboard/keys/${keyId}/revoke`, {});
-    const revokedAt = Date.now();
     assert.equal(revoked.status, 200);
     assert.match(await revoked.text(), /is revoked/);
-    await waitFor(async () => (await server.request('GET', '/v1/streams', { key })).status === 401, {
-      what: 'the revoked key to be refused',
-      timeoutMs: 1000,
-      intervalMs: 50,
-    });
-    assert.ok(Date.now() - revokedAt <= 1000);
+    // A second later the key is refused (this process may answer from its lookups for less).
+    clock.advance(1000);
+    assert.equal((await server.request('GET', '/v1/streams', { key })).status, 401);
     const after = await (await ada.get('/dashboard/keys')).text();
     assert.match(after, /class="revoked"/);
     assert.equal(
