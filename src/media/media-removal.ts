@@ -21,9 +21,10 @@ export class MediaRemoval {
   /**
    * The video's HLS media and thumbnail, anything half-assembled for it in staging, the
    * original it was made from when it was uploaded, and with an object store every object
-   * under its prefix there (whether or not its move finished: a move still running removes
-   * what it stored once it finds the video gone). A store that stays unreachable through the
-   * retries (about 6 s) throws, after the local files are gone.
+   * under its prefix there, at once when the store answers. A store that does not is no
+   * failure of the deletion: VideoService.delete has the video's video.store job run again,
+   * which finds the video gone and deletes the prefix, retried until the store is back (as does
+   * a move still running, once it finds the video gone).
    */
   async removeVideo(videoId: string): Promise<void> {
     const store = this.objectStore;
@@ -32,7 +33,11 @@ export class MediaRemoval {
       removeFolder(this.paths.videoStagingDir(videoId)),
       fs.rm(this.paths.videoOriginal(videoId), { force: true }),
     ]);
-    if (store) await withRetry(() => store.deletePrefix(videoPrefix(videoId)));
+    if (store) {
+      await withRetry(() => store.deletePrefix(videoPrefix(videoId)), { attempts: 2 }).catch(
+        () => undefined, // the queued job removes them
+      );
+    }
   }
 
   /**

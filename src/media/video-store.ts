@@ -9,7 +9,8 @@
 // after a back-off (RETRY_DELAYS_MS, VIDEO_STORE_ATTEMPTS attempts), each failure logged, and
 // nothing is lost, as the local folder stays until the store holds a verified copy. An attempt
 // skips the objects an earlier one already stored and verified. A video deleted meanwhile has
-// what was uploaded of it removed from the store.
+// what was uploaded of it removed from the store; deleting a video runs its job once more for
+// that, so its objects go even when the store is down at the time.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
@@ -54,8 +55,10 @@ export function videoStoreHandler(deps: VideoStoreDeps): JobHandler {
       const dir = paths.videoDir(videoId);
       const location = await videos.mediaLocation(videoId);
       if (location === undefined) {
-        // Deleted before (or while) an earlier attempt stored it: leave nothing behind.
-        await storage.deletePrefix(videoPrefix(videoId));
+        // Deleted (VideoService.delete runs this job again for that), or deleted while an earlier
+        // attempt stored it: leave nothing behind.
+        const removed = await storage.deletePrefix(videoPrefix(videoId));
+        logger?.info({ videoId, removed }, 'video deleted; its objects removed from the object store');
         return;
       }
       if (location === 'object') {

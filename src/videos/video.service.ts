@@ -15,7 +15,7 @@ import { planVideoUpdate, type VideoUpdateInput } from './video-update.ts';
 import type { Chapter } from './video.schemas.ts';
 import { toVideoDetail } from './video.serializer.ts';
 import type { MediaLocation, VideoRow } from './video.table.ts';
-import { enqueueJob } from '../jobs/job.repository.ts';
+import { enqueueJob, requeueJob } from '../jobs/job.repository.ts';
 
 export interface PublishVideoInput {
   creatorId: string;
@@ -147,7 +147,18 @@ export class VideoService {
         at: this.clock.now(),
         data: { id, deleted: true },
       });
+      // MEDIA_STORAGE=s3: the video.store job runs once more, finds the video gone and deletes
+      // its prefix in the store: durable, so objects are removed even when the store is down now.
+      if (this.storeInObjectStore) {
+        await requeueJob(trx, {
+          kind: VIDEO_STORE_JOB,
+          subjectId: id,
+          maxAttempts: VIDEO_STORE_ATTEMPTS,
+          now: this.clock.now(),
+        });
+      }
     });
+    if (this.storeInObjectStore) this.onStoreQueued();
     // After the commit: a failed deletion leaves the media in place with its row.
     await this.media.removeVideo(id);
   }

@@ -185,11 +185,16 @@ describe('finished videos on the object store (MEDIA_STORAGE=s3)', { skip }, () 
     });
   }
 
-  test('the store killed while the job runs: the job fails and is retried while the video plays from disk; once the store is back the rest lands there', async (t) => {
+  test('the store killed while the job runs: the job fails and is retried while the video plays from disk; once the store is back the rest lands there, and a deletion while it is down removes the objects once it is back', async (t) => {
     const gateway = objectStore.gateway();
+    // Registered first: the gateway is back before the bucket is emptied and the server stops.
+    let killed = false;
+    let restarted = false;
+    t.after(async () => {
+      if (killed && !restarted) await gateway.restart();
+    });
     // The real store, killed (SIGKILL) by the job itself once it has stored two files.
     const putKeys: string[] = [];
-    let killed = false;
     const real = await objectStore.storage(t);
     const storage = new Proxy(real, {
       get(target, property) {
@@ -213,11 +218,7 @@ describe('finished videos on the object store (MEDIA_STORAGE=s3)', { skip }, () 
       objectStore: storage,
       storeRetryDelaysMs: [300, 600, 1200, 2000],
     });
-    let restarted = false;
-    t.after(async () => {
-      if (killed && !restarted) await gateway.restart();
-    });
-    const { videoId } = await importClip(server, 5);
+    const { videoId, account } = await importClip(server, 5);
     const folder = path.join(server.dataDir, 'media', 'videos', videoId);
 
     const failing = await until(
@@ -272,5 +273,35 @@ describe('finished videos on the object store (MEDIA_STORAGE=s3)', { skip }, () 
     assert.equal(stored.status, 200);
     assert.deepEqual(new Uint8Array(await stored.arrayBuffer()), localBytes, 'nothing lost');
     assert.equal(await countVideoFrames(`${server.origin}/media/videos/${videoId}/index.m3u8`), 5 * 25);
+
+    // Deleted while the store is down: the deletion succeeds, and its objects go once it is back.
+    await gateway.kill();
+    restarted = false;
+    const deleted = await server.request('DELETE', `/v1/videos/${videoId}`, { key: account.writeKey });
+    assert.equal(deleted.status, 200);
+    assert.equal(fs.existsSync(folder), false);
+    await until(
+      'the purge failing while the store is down',
+      async () => {
+        const row = await jobOf(server, videoId);
+        return row?.status === 'pending' && row.attempts >= 1 && row.last_error !== null ? row : undefined;
+      },
+      60_000,
+    );
+    await gateway.restart();
+    restarted = true;
+    const purge = await until(
+      'the purge done',
+      async () => {
+        const row = await jobOf(server, videoId);
+        return row?.status === 'done' || row?.status === 'failed' ? row : undefined;
+      },
+      120_000,
+    );
+    assert.equal(purge.status, 'done', purge.last_error ?? '');
+    assert.deepEqual(await objectsOf(storage, videoId), [], 'no object remains after the deletion');
+    const gone = await fetch(`${server.origin}/media/videos/${videoId}/index.m3u8`);
+    assert.equal(gone.status, 404);
+    await gone.arrayBuffer();
   });
 });
