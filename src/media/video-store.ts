@@ -36,12 +36,16 @@ export interface VideoStoreDeps {
   retryDelaysMs?: number[] | undefined;
 }
 
-/** Every file under `dir`, as paths relative to it with `/` between folders, in a stable order. */
+/**
+ * Every file under `dir`, as paths relative to it with `/` between folders, in a stable order;
+ * hidden ones (a thumbnail being retried, `.retry-thumbnail.jpg`) are no media and stay behind.
+ */
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true });
   return entries
     .filter((entry) => entry.isFile())
     .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
+    .filter((file) => !file.split('/').some((segment) => segment.startsWith('.')))
     .sort();
 }
 
