@@ -39,6 +39,7 @@ import { SimulcastKeys } from './simulcast/simulcast-keys.ts';
 import { SimulcastService } from './simulcast/simulcast.service.ts';
 import { SimulcastOutput } from './simulcast/simulcast.output.ts';
 import type { PublishOutput } from './live/publish-output.ts';
+import type { MediaStorage } from './storage/media-storage.ts';
 
 export interface Services {
   database: DatabaseHandle;
@@ -69,6 +70,8 @@ export interface Services {
   simulcast: SimulcastService;
   /** Opens simulcast destinations' sealed stream keys (for SimulcastOutput only). */
   simulcastKeys: SimulcastKeys;
+  /** MEDIA_STORAGE=s3: the object store videos' media moves to; undefined with local storage. */
+  objectStore: MediaStorage | undefined;
 }
 
 /** The upload limits when the configuration gives none (tests, the SDK's type generation). */
@@ -85,6 +88,11 @@ export function createServices(
       webhooks?: Pick<WebhookConfig, 'allowPrivateTargets'> & Partial<Pick<WebhookConfig, 'historyDays'>>;
       uploads?: Partial<UploadConfig>;
       simulcast?: SimulcastConfig;
+      /**
+       * MEDIA_STORAGE=s3: the object store published videos' media moves to (opened by the
+       * runtime, src/runtime.ts); absent with local storage, where media stays on disk.
+       */
+      objectStore?: MediaStorage | undefined;
     },
   database: DatabaseHandle,
   secretKey: Buffer,
@@ -95,7 +103,7 @@ export function createServices(
   const webhookSecrets = new SecretBox(deriveKey(secretKey, 'webhook-secrets'));
   const streamKeys = new StreamKeyVault(secretKey);
   const uploadLimits = { ...UPLOAD_DEFAULTS, ...config.uploads };
-  const media = new MediaRemoval(new MediaPaths(config.dataDir));
+  const media = new MediaRemoval(new MediaPaths(config.dataDir), config.objectStore);
   const simulcastKeys = new SimulcastKeys(secretKey);
   return {
     database,
@@ -113,7 +121,9 @@ export function createServices(
       new SimulcastDefaults(simulcastKeys),
     ),
     channels: new ChannelKeyService(db, clock, streamKeys),
-    videos: new VideoService(db, clock, urls, media),
+    videos: new VideoService(db, clock, urls, media, {
+      storeInObjectStore: config.objectStore !== undefined,
+    }),
     subscriptions: new SubscriptionService(db, clock),
     webhooks: new WebhookService(db, clock, webhookSecrets, {
       allowPrivateTargets: config.webhooks?.allowPrivateTargets ?? false,
@@ -153,6 +163,7 @@ export function createServices(
       allowPrivateTargets: config.simulcast?.allowPrivateTargets ?? false,
     }),
     simulcastKeys,
+    objectStore: config.objectStore,
   };
 }
 

@@ -9,6 +9,8 @@ import { MediaPaths } from './media/media-paths.ts';
 import { systemClock, type Clock } from './shared/clock.ts';
 import { describeModeChange, tightenToOwnerOnly } from './shared/owner-only.ts';
 import { loadOrCreateSecretKey } from './shared/secret-key.ts';
+import type { MediaStorage } from './storage/media-storage.ts';
+import { openMediaStorage } from './storage/open-storage.ts';
 import { sealPlaintextStreamKeys, StreamKeyVault } from './streams/stream-key-vault.ts';
 
 export interface Runtime {
@@ -42,8 +44,25 @@ export async function openRuntime(
     await database.close();
     throw error;
   }
-  const services = createServices(config, database, secretKey, clock);
-  return { config, secretKey, services, close: () => database.close() };
+  // MEDIA_STORAGE=s3: the store is opened once, here, for every role (serve, media-worker, CLI).
+  let objectStore: MediaStorage | undefined;
+  try {
+    objectStore =
+      config.storage.kind === 's3' ? await openMediaStorage(config.storage, config.dataDir) : undefined;
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const services = createServices({ ...config, objectStore }, database, secretKey, clock);
+  return {
+    config,
+    secretKey,
+    services,
+    close: async () => {
+      await objectStore?.close();
+      await database.close();
+    },
+  };
 }
 
 /** What must be owner-only: the data folder, the SQLite files, the secret, the media folders. */

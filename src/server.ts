@@ -56,6 +56,7 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
         dataDir: config.dataDir,
         cacheBytes: config.media.cacheBytes,
         playlistFetchesPerMinute: config.media.playlistFetchesPerMinute,
+        objectStore: runtime.services.objectStore,
       }),
       viewersPlugin({
         services: runtime.services,

@@ -10,7 +10,8 @@ import { startUploadWorker } from '../uploads/upload-worker.ts';
 
 export const MEDIA_WORKER_USAGE = [
   'tributary media-worker',
-  "  Runs media jobs (uploads' packaging and renditions) from the database queue, and nothing else.",
+  "  Runs media jobs (uploads' packaging and renditions, and with MEDIA_STORAGE=s3 moving published",
+  '  videos to the object store) from the database queue, and nothing else.',
   '  Run any number, beside `serve --no-media-jobs` or on other machines sharing the database and',
   '  DATA_DIR. Stops on SIGTERM or SIGINT, handing its job in progress back to the queue.',
 ].join('\n');

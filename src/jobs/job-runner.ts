@@ -31,6 +31,8 @@ export interface JobHandler {
   run(job: MediaJobRow, context: JobContext): Promise<void>;
   /** Called once when the job is given up (attempts spent, or a permanent failure). */
   failed(job: MediaJobRow, error: unknown): Promise<void>;
+  /** Delays before attempts 2..n of this kind's jobs; the runner's own unless given. */
+  retryDelaysMs?: number[] | undefined;
 }
 
 export interface JobRunnerOptions {
@@ -199,7 +201,8 @@ export class JobRunner {
     }
     const permanent = error instanceof PermanentJobError;
     if (!permanent && job.attempts < job.max_attempts) {
-      const delay = this.retryDelaysMs[Math.min(job.attempts - 1, this.retryDelaysMs.length - 1)] ?? 60_000;
+      const delays = handler?.retryDelaysMs ?? this.retryDelaysMs;
+      const delay = delays[Math.min(job.attempts - 1, delays.length - 1)] ?? 60_000;
       this.logger.error(
         { err: error, jobId: job.id, kind: job.kind, subject: job.subject_id, attempt: job.attempts },
         'media job failed; it will be tried again',

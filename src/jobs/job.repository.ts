@@ -37,6 +37,29 @@ export async function enqueueJob(db: Db, job: NewJob): Promise<void> {
     .execute();
 }
 
+/**
+ * Runs the subject's job of this kind once more: a finished or given-up one is made pending
+ * again with fresh attempts, none is enqueued; one pending or running is left as it is (it has
+ * yet to run, or runs now).
+ */
+export async function requeueJob(db: Db, job: NewJob): Promise<void> {
+  await db
+    .updateTable('media_jobs')
+    .set({
+      status: 'pending',
+      attempts: 0,
+      max_attempts: job.maxAttempts,
+      run_after: job.now,
+      last_error: null,
+      updated_at: job.now,
+    })
+    .where('kind', '=', job.kind)
+    .where('subject_id', '=', job.subjectId)
+    .where('status', 'in', ['done', 'failed'])
+    .execute();
+  await enqueueJob(db, job);
+}
+
 export interface ClaimRequest {
   now: number;
   leaseUntil: number;

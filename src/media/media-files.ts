@@ -7,6 +7,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../shared/errors.ts';
 import { notModified, requestedRange } from './http-conditions.ts';
 import type { MediaCache, MediaFile } from './media-cache.ts';
+import { THUMBNAIL_FILE } from './media-paths.ts';
+import type { MediaStorage, ObjectInfo } from '../storage/media-storage.ts';
+import { StorageError } from '../storage/storage-errors.ts';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.m3u8': 'application/vnd.apple.mpegurl',
@@ -32,6 +35,19 @@ const CACHE_CONTROL: Record<CacheRule, string> = {
   short: 'public, max-age=10',
   asset: 'public, max-age=3600',
 };
+
+export function contentTypeOf(file: string): string {
+  return CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream';
+}
+
+export function cacheControlOf(rule: CacheRule): string {
+  return CACHE_CONTROL[rule];
+}
+
+/** A finished video's file: its playlists and thumbnail for a day, its segments for good. */
+export function videoCacheRule(file: string): CacheRule {
+  return file.endsWith('.m3u8') || file === THUMBNAIL_FILE ? 'finished' : 'immutable';
+}
 
 export function mediaNotFound(): AppError {
   return new AppError('resource_not_found', 'No such media file exists (yet).');
@@ -133,4 +149,84 @@ function notFoundOrLogged(reply: FastifyReply, error: unknown, file: string): Ap
   const code = (error as NodeJS.ErrnoException).code;
   if (code !== 'ENOENT' && code !== 'ENOTDIR') reply.log.error({ err: error, file }, 'media file unreadable');
   return mediaNotFound();
+}
+
+/**
+ * A strong entity tag for a stored object: its SHA-256 when it was stored with one (every
+ * video.store upload is), which head and get agree on; else the store's own.
+ */
+function storedEtag(info: ObjectInfo): string {
+  if (info.sha256 !== undefined) return `"${info.sha256}"`;
+  return info.etag !== '' && info.etag !== '""' ? info.etag : `"${info.size}-${info.lastModified.getTime()}"`;
+}
+
+/**
+ * Sends a media object from the object store (a video whose media was moved there), proxied
+ * and streamed: never read whole, a Range asked of the store as a ranged GET, a HEAD as a head.
+ * The same headers as a local file's (sendMedia), its validators from the store's. A request
+ * with conditions or a range is answered from a head first (a 304 reads no body; a range is
+ * worked out against the object's size, If-Range included), the others by one GET.
+ */
+export async function sendStoredMedia(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  storage: MediaStorage,
+  key: string,
+  rule: CacheRule,
+) {
+  const { headers } = request;
+  const ranged = request.method === 'GET' && headers.range !== undefined;
+  const conditional = headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined;
+  const setHeaders = (info: ObjectInfo) =>
+    reply
+      .header('Content-Type', contentTypeOf(key))
+      .header('Cache-Control', CACHE_CONTROL[rule])
+      .header('Last-Modified', info.lastModified.toUTCString())
+      .header('ETag', storedEtag(info))
+      .header('Accept-Ranges', 'bytes')
+      .header('X-Content-Type-Options', 'nosniff');
+  const fromStore = <T>(operation: () => Promise<T>): Promise<T> =>
+    operation().catch((error: unknown) => {
+      throw storeFailure(reply, error, key);
+    });
+  let range: { start: number; end: number } | undefined;
+  if (request.method === 'HEAD' || ranged || conditional) {
+    const info = await fromStore(() => storage.head(key));
+    if (!info) throw mediaNotFound();
+    const validators = { etag: storedEtag(info), mtimeMs: info.lastModified.getTime(), size: info.size };
+    const unchanged = notModified(headers, validators);
+    const answer = request.method === 'GET' ? requestedRange(headers, validators) : undefined;
+    if (answer?.kind === 'unsatisfiable' && !unchanged) {
+      reply.header('Content-Range', `bytes */${info.size}`);
+      throw new AppError(
+        'range_not_satisfiable',
+        `The requested range starts past the end of the file (${info.size} bytes).`,
+      );
+    }
+    if (unchanged) {
+      setHeaders(info);
+      return reply.code(304).send();
+    }
+    if (request.method === 'HEAD') {
+      setHeaders(info).header('Content-Length', info.size);
+      return reply.send(Readable.from([]));
+    }
+    if (answer?.kind === 'part') range = { start: answer.start, end: answer.end };
+  }
+  const object = await fromStore(() => storage.get(key, range ? { range } : {}));
+  if (!object) throw mediaNotFound();
+  setHeaders(object).header('Content-Length', object.length);
+  if (object.range) {
+    reply.code(206).header('Content-Range', `bytes ${object.range.start}-${object.range.end}/${object.size}`);
+  }
+  // Streamed as it arrives; Fastify destroys it when the client goes away.
+  return reply.send(object.body);
+}
+
+/** A store's not-found is a 404; any other failure is logged and answered 503. */
+function storeFailure(reply: FastifyReply, error: unknown, key: string): unknown {
+  if (!(error instanceof StorageError)) return error;
+  if (error.kind === 'not_found') return mediaNotFound();
+  reply.log.error({ err: error, key }, 'media object unreadable from the object store');
+  return new AppError('service_unavailable', 'The media store did not answer; try again shortly.');
 }

@@ -4,24 +4,40 @@
 // whatever later keeps more files per resource adds them here, for every deletion path.
 import fs from 'node:fs/promises';
 import type { MediaPaths } from './media-paths.ts';
+import type { MediaStorage } from '../storage/media-storage.ts';
+import { videoPrefix } from '../storage/media-keys.ts';
+import { withRetry } from '../storage/retry.ts';
 
 export class MediaRemoval {
   private readonly paths: MediaPaths;
+  private readonly objectStore: MediaStorage | undefined;
 
-  constructor(paths: MediaPaths) {
+  /** `objectStore`: MEDIA_STORAGE=s3, where videos' media is moved (video-store.ts). */
+  constructor(paths: MediaPaths, objectStore?: MediaStorage) {
     this.paths = paths;
+    this.objectStore = objectStore;
   }
 
   /**
-   * The video's HLS media and thumbnail, anything half-assembled for it in staging, and the
-   * original it was made from when it was uploaded.
+   * The video's HLS media and thumbnail, anything half-assembled for it in staging, the
+   * original it was made from when it was uploaded, and with an object store every object
+   * under its prefix there, at once when the store answers. A store that does not is no
+   * failure of the deletion: VideoService.delete has the video's video.store job run again,
+   * which finds the video gone and deletes the prefix, retried until the store is back (as does
+   * a move still running, once it finds the video gone).
    */
   async removeVideo(videoId: string): Promise<void> {
+    const store = this.objectStore;
     await Promise.all([
       removeFolder(this.paths.videoDir(videoId)),
       removeFolder(this.paths.videoStagingDir(videoId)),
       fs.rm(this.paths.videoOriginal(videoId), { force: true }),
     ]);
+    if (store) {
+      await withRetry(() => store.deletePrefix(videoPrefix(videoId)), { attempts: 2 }).catch(
+        () => undefined, // the queued job removes them
+      );
+    }
   }
 
   /**

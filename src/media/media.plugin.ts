@@ -10,6 +10,8 @@ import { MediaPaths } from './media-paths.ts';
 import { mediaRoutes } from './media.routes.ts';
 import { PlaylistLimiter } from './playlist-limiter.ts';
 import { watchRoutes } from './watch.routes.ts';
+import type { MediaStorage } from '../storage/media-storage.ts';
+import { findMediaLocation } from '../videos/video.repository.ts';
 import { WatchService } from './watch.service.ts';
 
 export interface MediaPluginOptions {
@@ -20,6 +22,8 @@ export interface MediaPluginOptions {
   playlistFetchesPerMinute?: number;
   /** Bytes of media files kept in memory (MEDIA_CACHE_MB); see media-cache.ts. */
   cacheBytes?: number;
+  /** MEDIA_STORAGE=s3: the object store videos' media is moved to, read from there. */
+  objectStore?: MediaStorage | undefined;
 }
 
 export function mediaPlugin(options: MediaPluginOptions): (app: FastifyInstance) => Promise<void> {
@@ -28,7 +32,16 @@ export function mediaPlugin(options: MediaPluginOptions): (app: FastifyInstance)
   const playlists = new PlaylistLimiter(options.services.clock, options.playlistFetchesPerMinute);
   const cache = new MediaCache(options.cacheBytes);
   return async (app) => {
-    await app.register(mediaRoutes, { paths, playlists, cache });
+    const storage = options.objectStore;
+    const stored =
+      storage === undefined
+        ? undefined
+        : {
+            storage,
+            inStore: async (id: string) =>
+              (await findMediaLocation(options.services.database.db, id)) === 'object',
+          };
+    await app.register(mediaRoutes, { paths, playlists, cache, stored });
     await app.register(watchRoutes, { watch, urls: options.services.urls, cache });
   };
 }

@@ -7,8 +7,17 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppError } from '../shared/errors.ts';
 import { clientKey } from '../shared/client-address.ts';
-import type { MediaCache } from './media-cache.ts';
-import { openMedia, sendFile, sendMedia, type CacheRule } from './media-files.ts';
+import type { MediaCache, MediaFile } from './media-cache.ts';
+import {
+  openMedia,
+  sendFile,
+  sendMedia,
+  sendStoredMedia,
+  videoCacheRule,
+  type CacheRule,
+} from './media-files.ts';
+import type { MediaStorage } from '../storage/media-storage.ts';
+import { videoKey } from '../storage/media-keys.ts';
 import { THUMBNAIL_FILE, type MediaPaths } from './media-paths.ts';
 import { parseMediaPlaylist } from '../hls/hls-playlist.ts';
 import type { PlaylistLimiter } from './playlist-limiter.ts';
@@ -17,6 +26,15 @@ export interface MediaRoutesOptions {
   paths: MediaPaths;
   playlists: PlaylistLimiter;
   cache: MediaCache;
+  /** MEDIA_STORAGE=s3: where videos moved off local disk are read from (video-store.ts). */
+  stored?: StoredVideos | undefined;
+}
+
+/** Videos whose media is in the object store, and the store. */
+export interface StoredVideos {
+  storage: MediaStorage;
+  /** Whether the video's media is in the store (videos.media_location = 'object'). */
+  inStore(videoId: string): Promise<boolean>;
 }
 
 interface MediaParams {
@@ -25,7 +43,7 @@ interface MediaParams {
 }
 
 export async function mediaRoutes(app: FastifyInstance, options: MediaRoutesOptions): Promise<void> {
-  const { paths, playlists, cache } = options;
+  const { paths, playlists, cache, stored } = options;
   const config = { access: 'public', rateLimit: false } as const;
   const schema = { hide: true };
 
@@ -50,10 +68,31 @@ export async function mediaRoutes(app: FastifyInstance, options: MediaRoutesOpti
     return sendMedia(request, reply, cache, media, rule);
   });
 
+  // A video moved to the object store never moves back, so once seen there it is remembered and
+  // its files proxied at once. Otherwise the local file is tried first (every video while
+  // MEDIA_STORAGE=local, and one still on its way to the store), and only a missing one asks the
+  // database: the move records `object` before it removes the folder, so a file gone from disk
+  // is in the store (or its video deleted, and the store answers 404).
+  const inStore = new Set<string>();
+  const IN_STORE_MAX = 100_000;
   app.get<{ Params: MediaParams }>('/media/videos/:id/*', { config, schema }, async (request, reply) => {
     const { id, '*': name } = request.params;
-    const rule: CacheRule = name.endsWith('.m3u8') || name === THUMBNAIL_FILE ? 'finished' : 'immutable';
-    return sendFile(request, reply, cache, paths.videoFile(id, name), rule);
+    const rule = videoCacheRule(name);
+    const file = paths.videoFile(id, name);
+    if (stored === undefined || file === undefined) return sendFile(request, reply, cache, file, rule);
+    if (!inStore.has(id)) {
+      let media: MediaFile | undefined;
+      try {
+        media = await openMedia(reply, cache, file);
+      } catch (error) {
+        if (!(error instanceof AppError) || error.code !== 'resource_not_found') throw error;
+        if (!(await stored.inStore(id))) throw error;
+        if (inStore.size >= IN_STORE_MAX) inStore.clear();
+        inStore.add(id);
+      }
+      if (media) return sendMedia(request, reply, cache, media, rule);
+    }
+    return sendStoredMedia(request, reply, stored.storage, videoKey(id, name), rule);
   });
 }
 

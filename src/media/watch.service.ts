@@ -8,7 +8,7 @@ import type { Db } from '../db/database.ts';
 import { toIso } from '../shared/clock.ts';
 import type { PublicUrls } from '../shared/public-urls.ts';
 import { findStream } from '../streams/stream.repository.ts';
-import { findVideo } from '../videos/video.repository.ts';
+import { findMediaLocation, findVideo } from '../videos/video.repository.ts';
 import { PLAYLIST_FILE, RECONNECTING_MARKER, type MediaPaths } from './media-paths.ts';
 
 export interface WatchInfo {
@@ -82,7 +82,10 @@ export class WatchService {
   private async video(id: string): Promise<WatchInfo | undefined> {
     const video = await findVideo(this.db, id);
     if (!video || video.published_at === null) return undefined;
-    const hasMedia = await exists(this.paths.videoFile(id, PLAYLIST_FILE));
+    // On local disk, or moved to the object store (MEDIA_STORAGE=s3, src/media/video-store.ts).
+    const hasMedia =
+      (await exists(this.paths.videoFile(id, PLAYLIST_FILE))) ||
+      (await findMediaLocation(this.db, id)) === 'object';
     return {
       kind: 'video',
       id,

@@ -1,5 +1,5 @@
 // The media work `serve` runs beside the API (or any process started for it): the job runner
-// with the upload processor, and a sweeper that errors uploads whose URL expired before their
+// with the upload processor (and, with MEDIA_STORAGE=s3, the video.store mover), and a sweeper that errors uploads whose URL expired before their
 // bytes arrived and removes those bytes.
 import type { Logger } from 'pino';
 import type { TranscodeConfig } from '../transcode/ladder.ts';
@@ -8,9 +8,13 @@ import { JobRunner } from '../jobs/job-runner.ts';
 import { ffprobePathFor } from '../ffmpeg/ffmpeg.ts';
 import { MediaPaths } from '../media/media-paths.ts';
 import { uploadProcessingHandler } from './upload-processing.ts';
+import { videoStoreHandler } from '../media/video-store.ts';
 
 export interface UploadWorkerOptions {
-  services: Pick<Services, 'uploads' | 'videos' | 'database' | 'clock'>;
+  services: Pick<Services, 'uploads' | 'videos' | 'database' | 'clock'> &
+    Partial<Pick<Services, 'objectStore'>>;
+  /** Delays before a video.store job's retries (video-store.ts's unless given; tests shorten them). */
+  storeRetryDelaysMs?: number[] | undefined;
   dataDir: string;
   ffmpegPath: string;
   transcode?: TranscodeConfig | undefined;
@@ -46,12 +50,27 @@ export function startUploadWorker(options: UploadWorkerOptions): UploadWorker {
           logger,
         },
       }),
+      // MEDIA_STORAGE=s3: published videos' media moves to the object store.
+      ...(services.objectStore === undefined
+        ? []
+        : [
+            videoStoreHandler({
+              videos: services.videos,
+              paths: new MediaPaths(options.dataDir),
+              storage: services.objectStore,
+              logger,
+              retryDelaysMs: options.storeRetryDelaysMs,
+            }),
+          ]),
     ],
     leaseMs: options.leaseMs,
     pollMs: options.pollMs,
     retryDelaysMs: options.retryDelaysMs,
   });
   services.uploads.onJobQueued = () => {
+    runner.wake();
+  };
+  services.videos.onStoreQueued = () => {
     runner.wake();
   };
   runner.start();
@@ -67,6 +86,7 @@ export function startUploadWorker(options: UploadWorkerOptions): UploadWorker {
     async stop() {
       clearInterval(sweeper);
       services.uploads.onJobQueued = () => undefined;
+      services.videos.onStoreQueued = () => undefined;
       await runner.stop();
     },
   };

@@ -2,7 +2,7 @@ import { sql, type Updateable } from 'kysely';
 import { compiledQuery, literalLimit } from '../db/compiled-query.ts';
 import type { Db } from '../db/database.ts';
 import type { KeysetPosition } from '../db/keyset.ts';
-import type { NewVideoRow, VideoRow, VideoTable } from './video.table.ts';
+import type { MediaLocation, NewVideoRow, VideoRow, VideoTable } from './video.table.ts';
 
 // A page reads only what its items show: chapters and tags are the longest columns.
 const VIDEO_LIST_COLUMNS = [
@@ -140,4 +140,21 @@ export async function detachVideosFromStream(db: Db, streamId: string, at: numbe
     .where('source_stream_id', '=', streamId)
     .returning(VIDEO_COLUMNS)
     .execute();
+}
+
+/** Where the video's media is; undefined when there is no such video. */
+export async function findMediaLocation(db: Db, id: string): Promise<MediaLocation | undefined> {
+  const row = await db.selectFrom('videos').select('media_location').where('id', '=', id).executeTakeFirst();
+  return row?.media_location;
+}
+
+/** Records that the video's media moved; false when there is no such video (deleted meanwhile). */
+// Not updated_at: where the bytes are is no change of the video as its creator sees it.
+export async function setMediaLocation(db: Db, id: string, location: MediaLocation): Promise<boolean> {
+  const result = await db
+    .updateTable('videos')
+    .set({ media_location: location })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }

@@ -14,7 +14,8 @@ import { checkChapters, checkDetails, checkDuration } from './video-rules.ts';
 import { planVideoUpdate, type VideoUpdateInput } from './video-update.ts';
 import type { Chapter } from './video.schemas.ts';
 import { toVideoDetail } from './video.serializer.ts';
-import type { VideoRow } from './video.table.ts';
+import type { MediaLocation, VideoRow } from './video.table.ts';
+import { enqueueJob, requeueJob } from '../jobs/job.repository.ts';
 
 export interface PublishVideoInput {
   creatorId: string;
@@ -36,17 +37,43 @@ export interface ListVideosInput {
   after?: KeysetPosition | undefined;
 }
 
+/** The media job that moves a published video's media to the object store (MEDIA_STORAGE=s3). */
+export const VIDEO_STORE_JOB = 'video.store';
+/**
+ * Its attempts: generous, as a store that is down for a while must not lose a video's way there
+ * (src/media/video-store.ts's back-off spreads them over about 1.5 hours).
+ */
+export const VIDEO_STORE_ATTEMPTS = 20;
+
+export interface VideoServiceOptions {
+  /**
+   * MEDIA_STORAGE=s3: publishing a video also enqueues its video.store job, in the publishing
+   * transaction.
+   */
+  storeInObjectStore?: boolean;
+}
+
 export class VideoService {
   private readonly db: Db;
   private readonly clock: Clock;
   private readonly urls: PublicUrls;
   private readonly media: MediaRemoval;
+  private readonly storeInObjectStore: boolean;
+  /** Told after a video.store job was enqueued (the runner in this process looks at once). */
+  onStoreQueued: () => void = () => undefined;
 
-  constructor(db: Db, clock: Clock, urls: PublicUrls, media: MediaRemoval) {
+  constructor(
+    db: Db,
+    clock: Clock,
+    urls: PublicUrls,
+    media: MediaRemoval,
+    options: VideoServiceOptions = {},
+  ) {
     this.db = db;
     this.clock = clock;
     this.urls = urls;
     this.media = media;
+    this.storeInObjectStore = options.storeInObjectStore ?? false;
   }
 
   /** Creates a video that is publicly available at once, and emits video.published with it. */
@@ -120,7 +147,18 @@ export class VideoService {
         at: this.clock.now(),
         data: { id, deleted: true },
       });
+      // MEDIA_STORAGE=s3: the video.store job runs once more, finds the video gone and deletes
+      // its prefix in the store: durable, so objects are removed even when the store is down now.
+      if (this.storeInObjectStore) {
+        await requeueJob(trx, {
+          kind: VIDEO_STORE_JOB,
+          subjectId: id,
+          maxAttempts: VIDEO_STORE_ATTEMPTS,
+          now: this.clock.now(),
+        });
+      }
     });
+    if (this.storeInObjectStore) this.onStoreQueued();
     // After the commit: a failed deletion leaves the media in place with its row.
     await this.media.removeVideo(id);
   }
@@ -166,15 +204,38 @@ export class VideoService {
   }
 
   /** Makes a draft public with its measured duration and emits video.published with it. */
+  // Recordings, uploads and imports all pass through here (src/media/video-publishing.ts), so
+  // this is where a video's move to the object store is enqueued: in the same transaction, so a
+  // published video always has its job, and the move never runs inside a request's work.
   async publishDraft(id: string, durationSeconds: number): Promise<VideoRow> {
     checkDuration(durationSeconds);
-    return this.db.transaction().execute(async (trx) => {
+    const published = await this.db.transaction().execute(async (trx) => {
       const now = this.clock.now();
       const row = await repo.markVideoPublished(trx, id, durationSeconds, now);
       if (!row) throw notFound('video', id);
       await this.recordPublished(trx, row, now);
+      if (this.storeInObjectStore) {
+        await enqueueJob(trx, {
+          kind: VIDEO_STORE_JOB,
+          subjectId: id,
+          maxAttempts: VIDEO_STORE_ATTEMPTS,
+          now,
+        });
+      }
       return row;
     });
+    if (this.storeInObjectStore) this.onStoreQueued();
+    return published;
+  }
+
+  /** Where a video's media is (undefined: no such video). */
+  async mediaLocation(id: string): Promise<MediaLocation | undefined> {
+    return repo.findMediaLocation(this.db, id);
+  }
+
+  /** Records where a video's media is now; false when the video is gone (deleted meanwhile). */
+  async setMediaLocation(id: string, location: MediaLocation): Promise<boolean> {
+    return repo.setMediaLocation(this.db, id, location);
   }
 
   /** Videos made from a stream's recording, drafts included (restart recovery finishes those). */

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { Generated, Insertable, Selectable } from 'kysely';
 import type { Privacy } from '../streams/stream.table.ts';
 
 export interface VideoTable {
@@ -17,9 +17,17 @@ export interface VideoTable {
   chapters: string;
   /** JSON array of strings. */
   tags: string;
+  /**
+   * Where its media is: `local` (DATA_DIR/media/videos/<id>/) or `object` (the object store,
+   * under videos/<id>/; MEDIA_STORAGE=s3, once the video.store job moved it there).
+   */
+  media_location: Generated<MediaLocation>;
   created_at: number;
   updated_at: number;
 }
 
-export type VideoRow = Selectable<VideoTable>;
+export type MediaLocation = 'local' | 'object';
+
+/** A video as the API knows it; where its media is (media_location) is read on its own. */
+export type VideoRow = Omit<Selectable<VideoTable>, 'media_location'>;
 export type NewVideoRow = Insertable<VideoTable>;

@@ -22,6 +22,7 @@ import { startIngest, type IngestHandle } from '../../src/ingest/ingest.ts';
 import type { TranscodeConfig } from '../../src/transcode/ladder.ts';
 import { createLogger } from '../../src/shared/logger.ts';
 import { mediaPlugin } from '../../src/media/media.plugin.ts';
+import type { MediaStorage } from '../../src/storage/media-storage.ts';
 import { MemoryLiveViewers, type LiveViewers } from '../../src/viewers/live-viewers.ts';
 import { viewersPlugin } from '../../src/viewers/viewers.plugin.ts';
 import { systemClock, type Clock } from '../../src/shared/clock.ts';
@@ -107,6 +108,13 @@ export interface TestAppOptions {
   uploadWorker?: boolean;
   /** SIMULCAST_ALLOW_PRIVATE_TARGETS (true unless given). */
   simulcastPrivateTargets?: boolean;
+  /**
+   * MEDIA_STORAGE=s3: the object store published videos move to (the upload worker runs the
+   * video.store jobs, and the media routes read moved videos from it).
+   */
+  objectStore?: MediaStorage;
+  /** Delays before a video.store job's retries (with `objectStore`). */
+  storeRetryDelaysMs?: number[];
 }
 
 /** Cheap scrypt for tests that sign many people up; the real cost is src/accounts/password.ts's. */
@@ -369,6 +377,7 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
       ...(options.uploads ? { uploads: options.uploads } : {}),
       // Destinations on loopback (the tests' own receivers) are allowed, as webhooks' are.
       simulcast: { allowPrivateTargets: options.simulcastPrivateTargets ?? true },
+      objectStore: options.objectStore,
     },
     handle,
     secretKey,
@@ -398,6 +407,7 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
             services,
             dataDir: database.dataDir,
             ...(media.mediaCacheBytes === undefined ? {} : { cacheBytes: media.mediaCacheBytes }),
+            objectStore: options.objectStore,
           }),
           presence,
         ]
@@ -450,6 +460,7 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
       transcode: media?.transcode,
       logger: logger ?? createLogger('silent'),
       pollMs: 200,
+      storeRetryDelaysMs: options.storeRetryDelaysMs,
     });
     stops.push(() => started.stop());
     uploadWorker = started;

@@ -19,12 +19,26 @@ export interface MediaServerOptions extends MediaOptions {
   clock?: Clock;
   /** Upload limits and job attempts (src/config.ts's UploadConfig). */
   uploads?: TestAppOptions['uploads'];
+  /** MEDIA_STORAGE=s3: the object store, and the upload worker runs its video.store jobs. */
+  objectStore?: TestAppOptions['objectStore'];
+  storeRetryDelaysMs?: TestAppOptions['storeRetryDelaysMs'];
 }
 
 export function startMediaServer(t: TestContext, options: MediaServerOptions): Promise<MediaTestServer> {
-  const { dialect, rateLimitPerIp, deliverWebhooks, clock, uploads, ...media } = options;
+  const {
+    dialect,
+    rateLimitPerIp,
+    deliverWebhooks,
+    clock,
+    uploads,
+    objectStore,
+    storeRetryDelaysMs,
+    ...media
+  } = options;
   return startTestApp(t, {
     dialect,
+    ...(objectStore ? { objectStore, uploadWorker: true } : {}),
+    ...(storeRetryDelaysMs ? { storeRetryDelaysMs } : {}),
     ...(uploads ? { uploads } : {}),
     clock: clock ?? systemClock,
     rateLimitPerIp: rateLimitPerIp ?? 1000,

@@ -12,6 +12,7 @@ import * as webSignIn from './2026-11-23-050-web-sign-in.ts';
 import * as viewerSamples from './2026-11-23-060-viewer-samples.ts';
 import * as uploads from './2026-11-26-001-uploads.ts';
 import * as simulcast from './2026-11-26-002-simulcast.ts';
+import * as videoMediaLocation from './2026-11-26-003-video-media-location.ts';
 
 // Migrations run in the order of their names; a new one is a new dated file added here.
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-060-viewer-samples': viewerSamples,
   '2026-11-26-001-uploads': uploads,
   '2026-11-26-002-simulcast': simulcast,
+  '2026-11-26-003-video-media-location': videoMediaLocation,
 };
