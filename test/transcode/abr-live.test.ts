@@ -13,7 +13,7 @@ import { parseMasterPlaylist } from '../../src/hls/master-playlist.ts';
 import { launchBrowser } from '../helpers/media-browser.ts';
 import { startMediaServer } from '../helpers/media-server.ts';
 import { countVideoFrames, waitFor } from '../helpers/media-tools.ts';
-import { push720, TEST_LADDER } from './ladder-helpers.ts';
+import { ladderState, playLadder, push720, TEST_LADDER } from './ladder-helpers.ts';
 
 const run = promisify(execFile);
 
@@ -85,42 +85,8 @@ describe('adaptive bitrate, live', () => {
     const browser = await launchBrowser(t);
     const page = await browser.newPage();
     await page.goto(created.stream_url);
-    await page.evaluate((url) => {
-      const w = globalThis as any;
-      const video = w.document.createElement('video');
-      video.muted = true;
-      video.id = 'ladder';
-      w.document.body.append(video);
-      const hls = new w.Hls({ liveSyncDurationCount: 2 });
-      w.ladder = { hls, switched: [] as number[], stalls: [] as number[], waitingSince: undefined };
-      hls.on(w.Hls.Events.LEVEL_SWITCHED, (_: unknown, data: { level: number }) =>
-        w.ladder.switched.push(data.level),
-      );
-      video.addEventListener('waiting', () => {
-        w.ladder.waitingSince = performance.now();
-      });
-      video.addEventListener('playing', () => {
-        if (w.ladder.waitingSince !== undefined)
-          w.ladder.stalls.push(performance.now() - w.ladder.waitingSince);
-        w.ladder.waitingSince = undefined;
-      });
-      hls.loadSource(url);
-      hls.attachMedia(video);
-      void video.play();
-    }, masterUrl);
-    const state = () =>
-      page.evaluate(() => {
-        const w = globalThis as any;
-        const video = w.document.querySelector('#ladder');
-        return {
-          levels: w.ladder.hls.levels.map((level: any) => level.height) as number[],
-          level: w.ladder.hls.currentLevel as number,
-          switched: w.ladder.switched as number[],
-          stalls: w.ladder.stalls as number[],
-          waitingFor: w.ladder.waitingSince === undefined ? 0 : performance.now() - w.ladder.waitingSince,
-          time: Number(video.currentTime),
-        };
-      });
+    await playLadder(page, masterUrl);
+    const state = () => ladderState(page);
     await waitFor('three levels', async () => (await state()).levels.length === 3, { timeoutMs: 20_000 });
     // hls.js orders its levels by bandwidth, lowest first.
     assert.deepEqual((await state()).levels, [360, 480, 720]);

@@ -1,5 +1,6 @@
 // What the ladder tests share: a cheap ladder configuration and a cheap 720p push.
 import { parseLadder, type TranscodeConfig } from '../../src/transcode/ladder.ts';
+import type { Page } from 'playwright-core';
 import { startPush } from '../helpers/media-tools.ts';
 
 /** The default ladder, cheap: every rung of the defaults, x264's fastest preset, room to spare. */
@@ -47,4 +48,51 @@ export function push720(url: string, seconds: number) {
     'flv',
     url,
   ]);
+}
+
+/**
+ * Plays `url` with the page's hls.js in a video element of its own, recording each level it
+ * switches to and each stall (a `waiting` until `playing`); read it back with ladderState.
+ */
+export async function playLadder(page: Page, url: string): Promise<void> {
+  await page.evaluate((source) => {
+    const w = globalThis as any;
+    const video = w.document.createElement('video');
+    video.muted = true;
+    video.id = 'ladder';
+    w.document.body.append(video);
+    const hls = new w.Hls({ liveSyncDurationCount: 2 });
+    w.ladder = { hls, switched: [] as number[], stalls: [] as number[], waitingSince: undefined };
+    hls.on(w.Hls.Events.LEVEL_SWITCHED, (_: unknown, data: { level: number }) =>
+      w.ladder.switched.push(data.level),
+    );
+    video.addEventListener('waiting', () => {
+      w.ladder.waitingSince = performance.now();
+    });
+    video.addEventListener('playing', () => {
+      if (w.ladder.waitingSince !== undefined)
+        w.ladder.stalls.push(performance.now() - w.ladder.waitingSince);
+      w.ladder.waitingSince = undefined;
+    });
+    hls.loadSource(source);
+    hls.attachMedia(video);
+    void video.play();
+  }, url);
+}
+
+/** What playLadder's player has done so far. */
+export function ladderState(page: Page) {
+  return page.evaluate(() => {
+    const w = globalThis as any;
+    const video = w.document.querySelector('#ladder');
+    return {
+      levels: w.ladder.hls.levels.map((level: any) => level.height) as number[],
+      level: w.ladder.hls.currentLevel as number,
+      switched: w.ladder.switched as number[],
+      stalls: w.ladder.stalls as number[],
+      waitingFor: w.ladder.waitingSince === undefined ? 0 : performance.now() - w.ladder.waitingSince,
+      time: Number(video.currentTime),
+      height: Number(video.videoHeight),
+    };
+  });
 }
