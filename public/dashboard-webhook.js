@@ -25,9 +25,9 @@
         width: width(),
         height: 220,
         scales: { y: { range: (_u, _min, max) => [0, Math.max(3, max + 1)] } },
-        axes: [{}, { label: 'Attempts' }],
+        axes: [{ values: window.tributaryChartTime.axis, space: 80 }, { label: 'Attempts' }],
         series: [
-          {},
+          { value: window.tributaryChartTime.legend },
           { label: 'Succeeded', stroke: '#15803d', fill: 'rgba(21, 128, 61, 0.35)', paths: bars },
           { label: 'Failed', stroke: '#b91c1c', fill: 'rgba(185, 28, 28, 0.35)', paths: bars },
         ],
