@@ -4,7 +4,7 @@
 // and leave a page a reload does not send again (redirect after POST); and the signed-in name in
 // the header that reads as a link. Screenshots at 390 and 1440 px (TEST_SCREENSHOT_DIR).
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import type { Page } from 'playwright-core';
 import { systemClock } from '../../src/shared/clock.ts';
 import { startTestApp } from '../helpers/app.ts';
@@ -55,7 +55,8 @@ async function timesOf(page: Page): Promise<string[]> {
   return page.locator('main time').evaluateAll((times) => times.map((t) => (t.textContent ?? '').trim()));
 }
 
-test('category names, one date format in local time, one button style, confirmations, the header link', async (t) => {
+/** A creator with a scheduled stream, a video, a webhook and a key, signed in, in India's time zone. */
+async function setUp(t: TestContext) {
   const server = await startTestApp(t, { dialect: 'sqlite', clock: systemClock, rateLimitPerIp: 10_000 });
   await signUp(server.origin, { name: 'Ada', email: 'ada@example.com', password: PASSWORD });
   const { id: userId } = await server.services.database.db
@@ -97,6 +98,11 @@ test('category names, one date format in local time, one button style, confirmat
     if (request.method() === 'POST') posts.push(new URL(request.url()).pathname);
   });
 
+  return { server, userId, stream, video, hook, page, errors, posts, day };
+}
+
+test('category menus and pages show names, never slugs', async (t) => {
+  const { server, video, page, errors } = await setUp(t);
   // Category names, never slugs: the form's menu, the list, the video's page.
   await page.goto(`${server.origin}/dashboard/streams/new`);
   const options = await page.locator('#category option').allTextContents();
@@ -110,6 +116,11 @@ test('category names, one date format in local time, one button style, confirmat
   await page.goto(`${server.origin}/dashboard/videos/${video.id}`);
   assert.match((await page.locator('dl.details').textContent()) ?? '', /Science and technology/);
 
+  assert.deepEqual(errors, []);
+});
+
+test('every date is in one format, in the viewer’s time zone', async (t) => {
+  const { server, userId, stream, video, hook, page, errors, day } = await setUp(t);
   // One date format, in the viewer's time zone, on every page that shows dates.
   const datedPages = [
     '/dashboard/streams',
@@ -140,6 +151,11 @@ test('category names, one date format in local time, one button style, confirmat
     new RegExp(`${day}, 14:30 GMT\\+5:30`),
   );
 
+  assert.deepEqual(errors, []);
+});
+
+test('every button of every form has the one style: primary, secondary or danger', async (t) => {
+  const { server, userId, stream, video, hook, page, errors } = await setUp(t);
   // One button style: the same corners and weight everywhere; primary actions in the accent,
   // secondary ones alike, destructive ones in red.
   const looks: (ButtonLook & { path: string })[] = [];
@@ -177,6 +193,11 @@ test('category names, one date format in local time, one button style, confirmat
     );
   }
 
+  assert.deepEqual(errors, []);
+});
+
+test('the signed-in name in the header reads as a link', async (t) => {
+  const { server, page, errors } = await setUp(t);
   // The signed-in name in the header reads as a link to the account.
   await page.goto(`${server.origin}/dashboard/streams`);
   const name = page.locator('header a.nav-user');
@@ -194,6 +215,11 @@ test('category names, one date format in local time, one button style, confirmat
   );
   await screenshotBothWidths(page, 'web-header-link');
 
+  assert.deepEqual(errors, []);
+});
+
+test('destructive actions ask first and redirect after POST; a reload repeats nothing', async (t) => {
+  const { server, userId, hook, page, errors, posts } = await setUp(t);
   // Deleting a webhook asks first; Cancel keeps it.
   await page.goto(`${server.origin}/dashboard/webhooks/${hook.row.id}`);
   await page.getByRole('button', { name: 'Delete' }).click();

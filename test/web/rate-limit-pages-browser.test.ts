@@ -5,7 +5,7 @@
 // header still showing who is signed in. Programs without a key keep the API's message. The
 // clock stands still (TestClock), so one window lasts the whole test.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import { startTestApp } from '../helpers/app.ts';
 import { launchBrowser } from '../helpers/media-browser.ts';
 import { newAgent, signInBrowser, signUp } from '../helpers/web.ts';
@@ -15,7 +15,8 @@ const PASSWORD = 'browser test password';
 const PER_IP = 12;
 const PER_USER = 60;
 
-test('signed-in page views are not counted per address; the refusal fits who is refused', async (t) => {
+/** A signed-in browser page, and a visitor on the same address who has used up its budget. */
+async function setUp(t: TestContext) {
   const server = await startTestApp(t, {
     dialect: 'sqlite',
     rateLimitPerIp: PER_IP,
@@ -25,8 +26,6 @@ test('signed-in page views are not counted per address; the refusal fits who is 
   const context = await launchBrowser(t);
   await signInBrowser(context, server.origin, { email: 'ada@example.com', password: PASSWORD });
   const page = await context.newPage();
-
-  // Visitors on the same address use up its budget.
   const visitor = newAgent(server.origin);
   let refused: Response | undefined;
   for (let i = 0; i < PER_IP + 2 && !refused; i++) {
@@ -35,15 +34,12 @@ test('signed-in page views are not counted per address; the refusal fits who is 
     else await response.body?.cancel();
   }
   assert.ok(refused, 'the address ran out');
-  assert.match(refused.headers.get('content-type') ?? '', /^text\/html/);
-  const refusal = await refused.text();
-  assert.match(
-    refusal,
-    /More than 12 page requests came from this address this minute; wait \d+ seconds?, then reload the page\. Signing in gives you a budget of your own\./,
-  );
-  assert.doesNotMatch(refusal, /unauthenticated/);
+  return { server, page, visitor, refused };
+}
 
-  // The signed-in user browses quickly, well past the address's budget: every page answers.
+test('a signed-in user browsing quickly is not refused when the address has run out', async (t) => {
+  const { server, page, visitor, refused } = await setUp(t);
+  await refused.body?.cancel();
   const paths = [
     '/dashboard/streams',
     '/dashboard/videos',
@@ -59,6 +55,19 @@ test('signed-in page views are not counted per address; the refusal fits who is 
     assert.equal(await page.locator('header .nav-user').textContent(), 'Ada');
   }
   assert.equal((await visitor.get('/', { accept: 'text/html' })).status, 429, 'visitors are still refused');
+});
+
+test('the refusal fits who is refused: a visitor, a signed-in user, a program without a key', async (t) => {
+  const { server, page, refused } = await setUp(t);
+  // A visitor's browser: the site's page, about page requests from the address.
+  assert.match(refused.headers.get('content-type') ?? '', /^text\/html/);
+  const refusal = await refused.text();
+  assert.match(refusal, /class="site-header"/);
+  assert.match(
+    refusal,
+    /More than 12 page requests came from this address this minute; wait \d+ seconds?, then reload the page\. Signing in gives you a budget of your own\./,
+  );
+  assert.doesNotMatch(refusal, /unauthenticated/);
 
   // A program without a key on the same address: the API's own words, in the envelope.
   const anonymousApi = await fetch(`${server.origin}/healthz/nope`);
@@ -67,9 +76,9 @@ test('signed-in page views are not counted per address; the refusal fits who is 
   assert.equal(envelope.error.code, 'rate_limit_exceeded');
   assert.match(envelope.error.message, /unauthenticated requests came from this address/);
 
-  // The user's own budget runs out too, eventually: the page says so to them, signed in.
+  // A signed-in user's own budget, run out: the page says so to them, and still who they are.
   let status = 200;
-  for (let i = 0; i < PER_USER && status !== 429; i++) {
+  for (let i = 0; i <= PER_USER && status !== 429; i++) {
     status = (await page.goto(`${server.origin}/dashboard/streams`))?.status() ?? 0;
   }
   assert.equal(status, 429);

@@ -6,7 +6,7 @@
 // meter the test controls, through the real IngestHealthBoard. Every page passes axe, with
 // screenshots at 390 and 1440 px (TEST_SCREENSHOT_DIR).
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { Measurement, StreamMeter } from '../../src/rtmp/stream-meter.ts';
 import { systemClock } from '../../src/shared/clock.ts';
@@ -43,7 +43,8 @@ async function checkPage(page: Page, name: string, errors: string[]): Promise<vo
   assert.deepEqual(errors, [], `console errors on ${name}`);
 }
 
-test('standby is not "Scheduled"; a live stream shows its encoder health; an ended one offers no key', async (t) => {
+/** A creator, signed in, with a stream in standby and one scheduled for tomorrow. */
+async function setUp(t: TestContext) {
   const server = await startTestApp(t, { dialect: 'sqlite', clock: systemClock, rateLimitPerIp: 10_000 });
   await signUp(server.origin, { name: 'Ada', email: 'ada@example.com', password: PASSWORD });
   const { id: userId } = await server.services.database.db
@@ -57,8 +58,6 @@ test('standby is not "Scheduled"; a live stream shows its encoder health; an end
     scheduledAt: tomorrow,
   });
   const { stream } = await server.services.streams.create(userId, { title: 'Whenever I am ready' });
-  const writeKey = (await server.services.accounts.createKey(userId, 'write')).key;
-
   const context = await launchBrowser(t);
   await signInBrowser(context, server.origin, { email: 'ada@example.com', password: PASSWORD });
   const page = await context.newPage();
@@ -69,24 +68,34 @@ test('standby is not "Scheduled"; a live stream shows its encoder health; an end
     if (message.type() === 'error') errors.push(`${message.text()} ${message.location().url}`);
   });
   page.on('pageerror', (error) => errors.push(error.message));
+  return { server, userId, stream, planned, page, errors };
+}
 
-  // The list: standby and scheduled told apart.
+test('a stream without a start time is "Standby", not "Scheduled", in the list and on its page', async (t) => {
+  const { server, stream, planned, page, errors } = await setUp(t);
   await page.goto(`${server.origin}/dashboard/streams`);
   const badge = (title: string) =>
     page.locator('#stream-list tbody tr', { hasText: title }).locator('.badge').textContent();
   assert.equal(await badge('Whenever I am ready'), 'Standby');
   assert.equal(await badge('Planned talk'), 'Scheduled');
-
-  // The standby stream's page: Standby, no health panel before it is live.
   await page.goto(`${server.origin}/dashboard/streams/${stream.id}`);
   assert.equal(await page.locator('#stream-status').textContent(), 'Standby');
-  assert.equal(await page.locator('#ingest-health').isVisible(), false);
+  assert.match(
+    (await page.locator('#standby-note').textContent()) ?? '',
+    /Standby: goes live when you start streaming/,
+  );
   await checkPage(page, 'dashboard-stream-standby', errors);
   await page.goto(`${server.origin}/dashboard/streams/${planned.id}`);
   assert.equal(await page.locator('#stream-status').textContent(), 'Scheduled');
+});
+
+test('while live the stream page shows the encoder health and its warnings, updated without a reload', async (t) => {
+  const { server, userId, stream, page, errors } = await setUp(t);
+  const writeKey = (await server.services.accounts.createKey(userId, 'write')).key;
+  await page.goto(`${server.origin}/dashboard/streams/${stream.id}`);
+  assert.equal(await page.locator('#ingest-health').isVisible(), false, 'no panel before it is live');
 
   // Live, with a keyframe interval far too long: the panel appears without a reload.
-  await page.goto(`${server.origin}/dashboard/streams/${stream.id}`);
   let current = measurement({ keyframeIntervalSeconds: 8, secondsSinceKeyframe: 3 });
   const meter = { measure: () => current } as unknown as StreamMeter;
   server.services.ingestHealth.publishing(stream.id, meter);
@@ -119,9 +128,12 @@ test('standby is not "Scheduled"; a live stream shows its encoder health; an end
   assert.equal((await page.locator('#health-summary').textContent())?.trim(), 'Healthy');
   assert.equal(await page.locator('#ingest-settings').isVisible(), true, 'the key is there while live');
   await checkPage(page, 'dashboard-stream-health', errors);
+});
 
-  // Ended: no ingest settings, no Reveal, no Reset; the channel key instead.
-  server.services.ingestHealth.remove(stream.id);
+test('an ended stream’s page offers no ingest settings, Reveal or Reset, and points to the channel key', async (t) => {
+  const { server, userId, stream, page, errors } = await setUp(t);
+  await server.services.streams.goLive(stream.id);
+  await page.goto(`${server.origin}/dashboard/streams/${stream.id}`);
   await server.services.streams.end(stream.id);
   await page.waitForFunction(
     () => (globalThis as any).document.querySelector('#stream-status').textContent === 'Ended',
@@ -138,4 +150,19 @@ test('standby is not "Scheduled"; a live stream shows its encoder health; an end
     '/dashboard/ingest',
   );
   await checkPage(page, 'dashboard-stream-ended-page', errors);
+  // Nor does a hand-made form reset the key of an ended stream.
+  const before = (await server.services.streams.getWithKey(stream.id, { userId, scope: 'write' })).streamKey;
+  const posted = await page.evaluate(async (id) => {
+    const token = (globalThis as any).document.querySelector('input[name="_csrf"]').value;
+    const response = await fetch(`/dashboard/streams/${id}/reset-key`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `_csrf=${encodeURIComponent(token)}`,
+      redirect: 'manual',
+    });
+    return response.status;
+  }, stream.id);
+  assert.equal(posted, 409);
+  const after = (await server.services.streams.getWithKey(stream.id, { userId, scope: 'write' })).streamKey;
+  assert.equal(after, before);
 });
