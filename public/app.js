@@ -84,6 +84,9 @@
         return newDay ? `${clock.format(at)}\n${DAY_MONTH.format(at)}` : clock.format(at);
       });
     },
+    count(_chart, value) {
+      return value === null || value === undefined ? '—' : String(value);
+    },
     legend(_chart, seconds) {
       return seconds === null || seconds === undefined ? '—' : DATE_TIME.format(new Date(seconds * 1000));
     },

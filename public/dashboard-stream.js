@@ -101,7 +101,13 @@
         axes: [{ values: window.tributaryChartTime.axis, space: 80 }, { label: 'Viewers' }],
         series: [
           { value: window.tributaryChartTime.legend },
-          { label: 'Viewers', stroke: '#5b2bd6', width: 2, fill: 'rgba(91, 43, 214, 0.12)' },
+          {
+            value: window.tributaryChartTime.count,
+            label: 'Viewers',
+            stroke: '#5b2bd6',
+            width: 2,
+            fill: 'rgba(91, 43, 214, 0.12)',
+          },
         ],
       },
       shown(),

@@ -28,8 +28,20 @@
         axes: [{ values: window.tributaryChartTime.axis, space: 80 }, { label: 'Attempts' }],
         series: [
           { value: window.tributaryChartTime.legend },
-          { label: 'Succeeded', stroke: '#15803d', fill: 'rgba(21, 128, 61, 0.35)', paths: bars },
-          { label: 'Failed', stroke: '#b91c1c', fill: 'rgba(185, 28, 28, 0.35)', paths: bars },
+          {
+            value: window.tributaryChartTime.count,
+            label: 'Succeeded',
+            stroke: '#15803d',
+            fill: 'rgba(21, 128, 61, 0.35)',
+            paths: bars,
+          },
+          {
+            value: window.tributaryChartTime.count,
+            label: 'Failed',
+            stroke: '#b91c1c',
+            fill: 'rgba(185, 28, 28, 0.35)',
+            paths: bars,
+          },
         ],
       },
       [points.map((p) => p[0] / 1000), points.map((p) => p[1]), points.map((p) => p[2])],

@@ -16,6 +16,7 @@ declare global {
     tributaryChartTime: {
       axis: (chart: unknown, splits: number[]) => string[];
       legend: (chart: unknown, seconds: number | null | undefined) => string;
+      count: (chart: unknown, value: number | null | undefined) => string;
     };
   }
 }

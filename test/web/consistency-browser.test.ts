@@ -111,6 +111,9 @@ test('category menus and pages show names, never slugs', async (t) => {
     options.every((label) => !label.includes('-')),
     options.join(),
   );
+  await page.goto(`${server.origin}/dashboard/uploads`);
+  const uploadOptions = await page.locator('#category option').allTextContents();
+  assert.deepEqual(uploadOptions, options, 'the upload form names them alike');
   await page.goto(`${server.origin}/dashboard/streams`);
   assert.match((await page.locator('#stream-list tbody tr').first().textContent()) ?? '', /Just chatting/);
   await page.goto(`${server.origin}/dashboard/videos/${video.id}`);

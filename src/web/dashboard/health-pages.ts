@@ -53,7 +53,8 @@ function bitrate(health: IngestHealth): string {
 
 function renditions(health: IngestHealth): SafeHtml {
   const t = health.transcoding;
-  if (!t) return html`Deciding once the first frames arrive`;
+  // No ladder decision (yet, or ever on a server that only copies): viewers get what arrives.
+  if (!t) return html`Your stream as sent`;
   const list = t.renditions.map((r) => (r === 'source' ? 'your stream as sent' : r)).join(', ');
   return html`${list}${t.message === null ? '' : html`<span class="sub">${t.message}</span>`}`;
 }

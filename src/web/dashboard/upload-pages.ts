@@ -6,7 +6,7 @@ import { CATEGORIES } from '../../shared/categories.ts';
 import type { Upload } from '../../uploads/upload.schemas.ts';
 import { formatBytes } from '../../uploads/upload.service.ts';
 import { html, raw, type SafeHtml } from './core.ts';
-import { jsonForScript, localTime } from './format.ts';
+import { categoryLabel, jsonForScript, localTime } from './format.ts';
 
 const STATUS_LABELS: Record<Upload['status'], string> = {
   waiting: 'Waiting for the file',
@@ -180,7 +180,7 @@ export function uploadPageBody(csrf: SafeHtml, data: UploadPageData, notice?: st
       <div class="field">
         <label for="category">Category</label>
         <select id="category" name="category">
-          ${CATEGORIES.map((c) => html`<option value="${c}" ${c === 'talk' ? raw(' selected') : ''}>${c}</option>`)}
+          ${CATEGORIES.map((c) => html`<option value="${c}" ${c === 'talk' ? raw(' selected') : ''}>${categoryLabel(c)}</option>`)}
         </select>
         <p class="field-error" id="category-error" hidden></p>
       </div>
