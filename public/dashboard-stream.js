@@ -1,13 +1,15 @@
 // The creator's stream page: the live preview (hls.js, as on the watch page), status and viewer
 // count pushed by the server (server-sent events from /dashboard/streams/{id}/events), and the
-// viewer-count chart (uPlot) drawn from the recorded samples and extended as counts arrive.
+// viewer-count chart (uPlot) drawn from the recorded samples and extended as counts arrive, and
+// the encoder health panel while live (its markup comes with each event, rendered and escaped by
+// the server, src/web/dashboard/health-pages.ts).
 // @ts-check
 /* global document, window, EventSource, setTimeout */
 
 // A block of its own: the page loads several scripts into one global scope.
 {
   /** @typedef {{ events_url: string, playback_url: string | null, key_url: string, status: string, samples: [number, number][] }} StreamData */
-  /** @typedef {{ status: string, viewer_count: number | null, peak_viewer_count: number | null, at: number }} Snapshot */
+  /** @typedef {{ status: string, viewer_count: number | null, peak_viewer_count: number | null, health_html: string | null, at: number }} Snapshot */
 
   /** @type {unknown} */
   const parsed = JSON.parse(/** @type {HTMLElement} */ (document.getElementById('stream-data')).textContent);
@@ -19,8 +21,12 @@
   const chartEl = /** @type {HTMLElement} */ (document.getElementById('viewer-chart'));
   const chartEmpty = /** @type {HTMLElement} */ (document.getElementById('chart-empty'));
 
+  const healthPanel = document.getElementById('ingest-health');
+  const healthBody = document.getElementById('ingest-health-body');
+  let healthSummary = healthBody?.querySelector('#health-summary')?.textContent.trim() ?? '';
+
+  // A stream that has not started keeps the label the page gave it (Scheduled or Standby).
   const LABELS = /** @type {Record<string, string>} */ ({
-    scheduled: 'Scheduled',
     live: 'Live',
     ended: 'Ended',
   });
@@ -92,8 +98,17 @@
         width: chartWidth(),
         height: 220,
         scales: { y: { range: (_u, _min, max) => [0, Math.max(5, max + 1)] } },
-        axes: [{}, { label: 'Viewers' }],
-        series: [{}, { label: 'Viewers', stroke: '#2563eb', width: 2, fill: 'rgba(37, 99, 235, 0.12)' }],
+        axes: [{ values: window.tributaryChartTime.axis, space: 80 }, { label: 'Viewers' }],
+        series: [
+          { value: window.tributaryChartTime.legend },
+          {
+            value: window.tributaryChartTime.count,
+            label: 'Viewers',
+            stroke: '#5b2bd6',
+            width: 2,
+            fill: 'rgba(91, 43, 214, 0.12)',
+          },
+        ],
       },
       shown(),
       chartEl,
@@ -104,8 +119,22 @@
   /** @param {Snapshot} snapshot */
   function apply(snapshot) {
     status = snapshot.status;
-    statusEl.textContent = LABELS[status] ?? status;
+    const label = LABELS[status];
+    if (label) statusEl.textContent = label;
     statusEl.className = `badge badge-${status}`;
+    if (healthPanel && healthBody) {
+      healthPanel.hidden = status !== 'live';
+      if (snapshot.health_html !== null) {
+        // Markup the server escaped (health-pages.ts); no value from the page goes into it.
+        healthBody.innerHTML = snapshot.health_html;
+        window.tributaryLocalTimes?.(healthBody);
+        // Screen readers hear the summary when it changes, not every new figure.
+        const summary = healthBody.querySelector('#health-summary')?.textContent.trim() ?? '';
+        const announce = document.getElementById('health-announce');
+        if (announce && summary !== healthSummary) announce.textContent = `Encoder: ${summary}`;
+        healthSummary = summary;
+      }
+    }
     // The standby or schedule line describes a stream that has not started.
     const standby = document.getElementById('standby-note');
     if (standby && status !== 'scheduled') standby.hidden = true;

@@ -10,5 +10,13 @@ declare global {
       show(form: HTMLFormElement, subscribed: boolean): void;
       enhance(form: HTMLFormElement): void;
     };
+    /** public/app.js: rewrites the <time data-local> elements under a node in the viewer's time zone. */
+    tributaryLocalTimes?: (root: ParentNode) => void;
+    /** public/app.js: how the dashboard's charts write times (uPlot axis values and legend). */
+    tributaryChartTime: {
+      axis: (chart: unknown, splits: number[]) => string[];
+      legend: (chart: unknown, seconds: number | null | undefined) => string;
+      count: (chart: unknown, value: number | null | undefined) => string;
+    };
   }
 }

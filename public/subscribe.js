@@ -19,7 +19,8 @@ function showSubscribed(form, subscribed) {
   form.action = form.action.replace(/\/(un)?subscribe$/, subscribed ? '/unsubscribe' : '/subscribe');
   button.textContent = subscribed ? 'Unsubscribe' : 'Subscribe';
   button.dataset.subscribed = String(subscribed);
-  button.classList.toggle('button-secondary', subscribed);
+  // Subscribe is the page's main action; Unsubscribe is not.
+  button.classList.toggle('primary', !subscribed);
 }
 
 /**

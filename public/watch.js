@@ -270,7 +270,7 @@ async function setUpSubscribe() {
   if (state.own) return;
   if (!state.signed_in) {
     const link = document.createElement('a');
-    link.className = 'button';
+    link.className = 'button primary';
     link.href = `${channel.replace(/\/channels\/[^/]+$/, '')}/sign-in?next=${encodeURIComponent(location.pathname)}`;
     link.textContent = 'Sign in to subscribe';
     subscribeEl.append(link);

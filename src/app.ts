@@ -40,7 +40,7 @@ import { secretRotationRoutes } from './webhooks/secret-rotation.routes.ts';
 import { webhookRoutes } from './webhooks/webhook.routes.ts';
 import { webhookManagementRoutes } from './webhooks/webhook-management.routes.ts';
 import { deliveryLogRoutes } from './webhooks/delivery-log.routes.ts';
-import { webPlugin } from './web/web.plugin.ts';
+import { createWebSessions, errorPages, webPlugin } from './web/web.plugin.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -202,12 +202,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     done();
   });
 
+  // The web app's sessions, found once per request: the access check counts a signed-in user's
+  // page views per user, and an error page outside the web app's routes shows who is signed in.
+  const webSessions = createWebSessions(services);
   installAccessControl(app, {
     accounts: services.accounts,
     rateLimits: options.rateLimits,
     clock: services.clock,
     perKeyLimit: options.rateLimitPerKey,
     perIpLimit: options.rateLimitPerIp,
+    pageUser: async (request) => (await webSessions.session(request))?.user.id,
   });
   // Routes with config.idempotent honour Idempotency-Key (after access: keys are per account).
   installIdempotency(app, services.idempotency);
@@ -226,8 +230,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
     done();
   });
-  // After authentication too: an unknown route answers 401 to an anonymous caller.
-  installErrorHandling(app);
+  // After authentication too: an unknown route answers 401 to an anonymous caller. A browser
+  // asking for a page that does not exist gets the site's 404 page (error-handler.ts says when).
+  installErrorHandling(app, errorPages(webSessions));
 
   await app.register(swagger, openApiOptions());
   await app.register(healthRoutes, { database: services.database, checks: options.readinessChecks ?? {} });
@@ -261,7 +266,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Uploads' bytes (tus), outside /v1: the URL is the credential, not an API key.
   await app.register(tusRoutes({ uploads: services.uploads, clock: services.clock, logger: options.logger }));
   // The web app's pages and the assets of every page (the watch pages' too).
-  await app.register(webPlugin(services));
+  await app.register(webPlugin(services, webSessions));
   for (const plugin of options.plugins ?? []) await app.register(plugin);
   await app.ready();
   return app;

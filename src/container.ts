@@ -5,6 +5,7 @@ import { LoginService } from './accounts/login.service.ts';
 import { SessionService } from './accounts/session.service.ts';
 import type { ScryptCost } from './accounts/password.ts';
 import { ChannelKeyService } from './channels/channel-key.service.ts';
+import { NextStream } from './channels/next-stream.ts';
 import {
   DEFAULT_WEBHOOK_HISTORY_DAYS,
   loadConfig,
@@ -20,6 +21,7 @@ import { IdempotencyService } from './idempotency/idempotency.service.ts';
 import { IngestHealthBoard } from './ingest/health/health-board.ts';
 import { MediaPaths } from './media/media-paths.ts';
 import { MediaRemoval } from './media/media-removal.ts';
+import { WatchService } from './media/watch.service.ts';
 import type { Clock } from './shared/clock.ts';
 import { PublicUrls } from './shared/public-urls.ts';
 import { deriveKey } from './shared/secret-key.ts';
@@ -50,7 +52,11 @@ export interface Services {
   streams: StreamService;
   /** Creators' channel stream keys. */
   channels: ChannelKeyService;
+  /** Which stream a channel-key publish goes to (the dashboard previews it; the ingest makes its own). */
+  nextStream: NextStream;
   videos: VideoService;
+  /** What a watch page shows (the web app renders it; the media plugin's /watch/{id}/info polls it). */
+  watch: WatchService;
   subscriptions: SubscriptionService;
   webhooks: WebhookService;
   webhookManagement: WebhookManagementService;
@@ -64,6 +70,8 @@ export interface Services {
   logins: LoginService;
   /** Web app sessions and their CSRF tokens. */
   sessions: SessionService;
+  /** Seals a secret shown once after a form, for the page it redirects to (src/web/session/flash.ts). */
+  webFlash: SecretBox;
   /** Uploads: their limits, tus resources and progress (bytes under DATA_DIR/uploads). */
   uploads: UploadService;
   /** Simulcast destinations (streams' and channel defaults) and their states. */
@@ -73,6 +81,9 @@ export interface Services {
   /** MEDIA_STORAGE=s3: the object store videos' media moves to; undefined with local storage. */
   objectStore: MediaStorage | undefined;
 }
+
+/** CHANNEL_KEY_WINDOW_HOURS's default, for callers whose ingest configuration gives none. */
+const DEFAULT_CHANNEL_KEY_WINDOW_HOURS = loadConfig({}).ingest.channelKeyWindowHours;
 
 /** The upload limits when the configuration gives none (tests, the SDK's type generation). */
 export const UPLOAD_DEFAULTS: UploadConfig = loadConfig({}).uploads;
@@ -84,7 +95,7 @@ export function createServices(
       /** scrypt's cost for new password hashes (src/accounts/password.ts's default unless given). */
       passwordCost?: ScryptCost;
       ingest: Pick<IngestConfig, 'rtmpPort'> &
-        Partial<Pick<IngestConfig, 'bitrateLimitKbps' | 'reconnectWindowSeconds'>>;
+        Partial<Pick<IngestConfig, 'bitrateLimitKbps' | 'reconnectWindowSeconds' | 'channelKeyWindowHours'>>;
       webhooks?: Pick<WebhookConfig, 'allowPrivateTargets'> & Partial<Pick<WebhookConfig, 'historyDays'>>;
       uploads?: Partial<UploadConfig>;
       simulcast?: SimulcastConfig;
@@ -103,27 +114,36 @@ export function createServices(
   const webhookSecrets = new SecretBox(deriveKey(secretKey, 'webhook-secrets'));
   const streamKeys = new StreamKeyVault(secretKey);
   const uploadLimits = { ...UPLOAD_DEFAULTS, ...config.uploads };
-  const media = new MediaRemoval(new MediaPaths(config.dataDir), config.objectStore);
+  const mediaPaths = new MediaPaths(config.dataDir);
+  const media = new MediaRemoval(mediaPaths, config.objectStore);
   const simulcastKeys = new SimulcastKeys(secretKey);
+  const streams = new StreamService(
+    db,
+    clock,
+    urls,
+    streamKeys,
+    media,
+    new VideosOfStreams(urls),
+    new SimulcastDefaults(simulcastKeys),
+  );
   return {
     database,
     clock,
     urls,
     cursors: new CursorCodec(deriveKey(secretKey, 'cursors')),
     accounts: new AccountService(db, clock),
-    streams: new StreamService(
-      db,
-      clock,
-      urls,
-      streamKeys,
-      media,
-      new VideosOfStreams(urls),
-      new SimulcastDefaults(simulcastKeys),
-    ),
+    streams,
     channels: new ChannelKeyService(db, clock, streamKeys),
+    nextStream: new NextStream({
+      db,
+      streams,
+      clock,
+      windowMs: (config.ingest.channelKeyWindowHours ?? DEFAULT_CHANNEL_KEY_WINDOW_HOURS) * 3_600_000,
+    }),
     videos: new VideoService(db, clock, urls, media, {
       storeInObjectStore: config.objectStore !== undefined,
     }),
+    watch: new WatchService(db, urls, mediaPaths),
     subscriptions: new SubscriptionService(db, clock),
     webhooks: new WebhookService(db, clock, webhookSecrets, {
       allowPrivateTargets: config.webhooks?.allowPrivateTargets ?? false,
@@ -152,6 +172,7 @@ export function createServices(
       passwordCost: config.passwordCost,
     }),
     sessions: new SessionService(db, clock, deriveKey(secretKey, 'web-csrf')),
+    webFlash: new SecretBox(deriveKey(secretKey, 'web-flash')),
     uploads: new UploadService(
       db,
       clock,

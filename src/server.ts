@@ -118,7 +118,11 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
     { baseUrl, database: dialectOf(runtime.services.database.db), worker: options.worker },
     'listening',
   );
+  // PUBLIC_URL unless it was left to its default, which names the configured port (0 in tests).
+  const site =
+    config.publicUrl === `http://localhost:${config.port}` ? `http://localhost:${port}` : config.publicUrl;
   tellOperator(`\nTributary API listening at ${baseUrl}\n`);
+  tellOperator(`Web app at ${site.replace(/\/$/, '')}/ (home page, sign-in, dashboard, watch pages)\n`);
   tellOperator(
     ingest.enabled
       ? `RTMP ingest at rtmp://${new URL(config.publicUrl).hostname}:${ingest.rtmpPort}/live (publish with a stream's ingest.stream_key)\n`
@@ -127,9 +131,6 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
   if (mediaJobsOff !== undefined)
     tellOperator(`Uploads are accepted but not processed here: ${mediaJobsOff}\n`);
   if (demo) {
-    // PUBLIC_URL unless it was left to its default, which names the configured port (0 in tests).
-    const site =
-      config.publicUrl === `http://localhost:${config.port}` ? `http://localhost:${port}` : config.publicUrl;
     printDemoAccount(
       demo,
       baseUrl,

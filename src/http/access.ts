@@ -14,8 +14,9 @@ import type { RateLimitHit, RateLimitStore } from './rate-limit-store.ts';
 /**
  * Who may call a route: `public` without a key (health checks, the OpenAPI document, media and
  * watch pages), `read` with any valid key, `write` with a key of the write scope, `page` for
- * the web app's pages (no key: a page knows its user from the session cookie, src/web/; its
- * requests count against the address's budget, and state-changing ones need a CSRF token).
+ * the web app's pages (no key: a page knows its user from the session cookie, src/web/; a
+ * signed-in user's requests count against their own budget, the size of a key's, a visitor's
+ * against the address's, and state-changing ones need a CSRF token).
  */
 export type Access = 'public' | 'read' | 'write' | 'page';
 
@@ -39,7 +40,18 @@ export interface AccessOptions {
   clock: Clock;
   perKeyLimit: number;
   perIpLimit: number;
+  /**
+   * The signed-in user of a page request, from its session cookie (src/web/session/): their
+   * page views are counted per user with the per-key budget, never against the address's.
+   */
+  pageUser?: (request: FastifyRequest) => Promise<string | undefined>;
 }
+
+/** Whose budget a request is counted against. */
+type Caller =
+  | { kind: 'key'; principal: Principal }
+  | { kind: 'user'; userId: string }
+  | { kind: 'address'; page: boolean };
 
 export interface RouteAccess {
   method: string;
@@ -91,24 +103,40 @@ export function installAccessControl(app: FastifyInstance, options: AccessOption
       done();
       return;
     }
-    // A page ignores API keys: it is limited per address, like any request without a key.
+    // A page ignores API keys: it is limited per signed-in user, or per address for a visitor.
     const header = access === 'page' ? undefined : request.headers.authorization;
     const presented = header === undefined ? undefined : BEARER.exec(header)?.[1];
-    const admit = (principal: Principal | null): void => {
+    const admit = (principal: Principal | null, userId?: string): void => {
       request.principal = principal;
       if (!limited) {
         done(refusal(access, presented, principal));
         return;
       }
-      const bucket = principal ? `key:${principal.keyId}` : `ip:${request.ip}`;
+      const caller: Caller = principal
+        ? { kind: 'key', principal }
+        : userId !== undefined
+          ? { kind: 'user', userId }
+          : { kind: 'address', page: access === 'page' };
+      const bucket =
+        caller.kind === 'key'
+          ? `key:${caller.principal.keyId}`
+          : caller.kind === 'user'
+            ? `user:${caller.userId}`
+            : `ip:${request.ip}`;
       const now = options.clock.now();
       const hit = options.rateLimits.hit(bucket, now);
       const decide = (counted: RateLimitHit): void => {
-        done(overLimit(reply, principal, counted, now, options) ?? refusal(access, presented, principal));
+        done(overLimit(reply, caller, counted, now, options) ?? refusal(access, presented, principal));
       };
       if (hit instanceof Promise) hit.then(decide, done);
       else decide(hit);
     };
+    if (access === 'page' && limited && options.pageUser) {
+      options.pageUser(request).then((userId) => {
+        admit(null, userId);
+      }, done);
+      return;
+    }
     const known = presented === undefined ? null : options.accounts.knownPrincipal(presented);
     if (known !== undefined) admit(known);
     else options.accounts.authenticate(presented as string).then(admit, done);
@@ -152,7 +180,7 @@ function accessOf(request: FastifyRequest): Access {
 }
 
 /** The request target's path as the router matches it: origin of absolute-form dropped, decoded. */
-function isUnderApiPrefix(target: string): boolean {
+export function isUnderApiPrefix(target: string): boolean {
   const origin = /^https?:\/\/[^/?#]*/i.exec(target);
   const path = (origin ? target.slice(origin[0].length) : target).split(/[?#]/, 1)[0] ?? '';
   let decoded = path;
@@ -167,23 +195,34 @@ function isUnderApiPrefix(target: string): boolean {
 /** Sets the rate-limit headers; the refusal when this request is over the limit. */
 function overLimit(
   reply: FastifyReply,
-  principal: Principal | null,
+  caller: Caller,
   { count, resetAt }: RateLimitHit,
   now: number,
   options: AccessOptions,
 ): AppError | undefined {
-  const limit = principal ? options.perKeyLimit : options.perIpLimit;
+  const limit = caller.kind === 'address' ? options.perIpLimit : options.perKeyLimit;
   reply.header('X-RateLimit-Limit', limit);
   reply.header('X-RateLimit-Remaining', Math.max(0, limit - count));
   reply.header('X-RateLimit-Reset', Math.ceil(resetAt / 1000));
   if (count <= limit) return undefined;
-  reply.header('Retry-After', Math.max(1, Math.ceil((resetAt - now) / 1000)));
-  return new AppError(
-    'rate_limit_exceeded',
-    principal
-      ? `This API key has made more than ${limit} requests this minute; retry after the window resets.`
-      : `More than ${limit} unauthenticated requests came from this address this minute; retry after the window resets.`,
-  );
+  const retryAfter = Math.max(1, Math.ceil((resetAt - now) / 1000));
+  reply.header('Retry-After', retryAfter);
+  const wait = `wait ${retryAfter} ${retryAfter === 1 ? 'second' : 'seconds'}, then reload the page`;
+  return new AppError('rate_limit_exceeded', limitMessage(caller, limit, wait));
+}
+
+/** What the refusal says, to whom it is said: a program with a key, a signed-in person, a visitor. */
+function limitMessage(caller: Caller, limit: number, wait: string): string {
+  switch (caller.kind) {
+    case 'key':
+      return `This API key has made more than ${limit} requests this minute; retry after the window resets.`;
+    case 'user':
+      return `Your account has made more than ${limit} requests this minute; ${wait}.`;
+    case 'address':
+      return caller.page
+        ? `More than ${limit} page requests came from this address this minute; ${wait}. Signing in gives you a budget of your own.`
+        : `More than ${limit} unauthenticated requests came from this address this minute; retry after the window resets.`;
+  }
 }
 
 /** The caller of a route that requires a key (the access hook has already refused others). */

@@ -5,6 +5,7 @@ import { STATUS_CODES, type IncomingHttpHeaders } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorCode } from '../shared/errors.ts';
+import { isUnderApiPrefix } from './access.ts';
 import { toValidationError, type ValidationPart } from './validation.ts';
 
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {
@@ -127,12 +128,30 @@ export function toAppError(error: unknown, request: FastifyRequest): AppError {
   return new AppError('internal_error', 'An unexpected error occurred. It has been logged.');
 }
 
-export function installErrorHandling(app: FastifyInstance): void {
+/** Answers an error as a page for a browser (the web app's error page, src/web/). */
+export type ErrorPage = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: AppError,
+) => Promise<FastifyReply>;
+
+/**
+ * Whether a refusal outside the web app's routes (an unknown address, say) is answered as a
+ * page: never under /v1, and elsewhere when the client asks for HTML (a browser's navigation
+ * sends `Accept: text/html,...`; fetch, curl and the SDK do not). Everyone else gets the envelope.
+ */
+export function wantsErrorPage(request: FastifyRequest): boolean {
+  const accept = request.headers.accept ?? '';
+  return accept.includes('text/html') && !isUnderApiPrefix(request.url);
+}
+
+export function installErrorHandling(app: FastifyInstance, page?: ErrorPage): void {
   app.setErrorHandler((error: unknown, request, reply) => {
     const appError = toAppError(error, request);
     if (appError.code === 'internal_error') {
       request.log.error({ err: error }, 'unhandled error');
     }
+    if (page && wantsErrorPage(request)) return page(request, reply, appError);
     return sendError(reply, appError);
   });
 

@@ -1,66 +1,46 @@
-// The HTML of a watch page. Everything dynamic is escaped; the page's data travels as JSON in
-// a non-executed script element, and the only scripts are the project's own files (hls.js and
-// watch.js), which the Content-Security-Policy holds it to.
+// The inside of a watch page: the player, the title, the creator and status, the Subscribe spot
+// and the description. The web app (src/web/viewer/watch.page.ts) puts it in the site's layout,
+// with its header, navigation, stylesheets and Content-Security-Policy. Everything dynamic is
+// escaped; the page's data travels as JSON in a non-executed script element, and the only
+// scripts are the project's own files (hls.js, subscribe.js and watch.js).
+import type { PublicUrls } from '../shared/public-urls.ts';
 import type { WatchInfo } from './watch.service.ts';
-
-export const WATCH_PAGE_CSP = [
-  "default-src 'self'",
-  "img-src 'self' data:",
-  "media-src 'self' blob:",
-  "worker-src 'self' blob:",
-  "script-src 'self'",
-  "style-src 'self'",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  // The Subscribe form posts to this service (its script usually sends it without reload).
-  "form-action 'self'",
-].join('; ');
 
 export interface PageLinks {
   /** Same-origin paths, so the page works whichever host name reached it. */
-  assets: string;
   info: string;
   /** The creator's channel page. */
   channel: string;
 }
 
-export function renderWatchPage(info: WatchInfo, links: PageLinks): string {
+/** The page's copy of the info links media by path, so it plays under any host name. */
+export function pageInfo(info: WatchInfo, urls: PublicUrls): WatchInfo {
+  return {
+    ...info,
+    playback_url: info.playback_url === null ? null : urls.pathOf(info.playback_url),
+    thumbnail_url: info.thumbnail_url === null ? null : urls.pathOf(info.thumbnail_url),
+  };
+}
+
+/** The scripts a watch page loads, in order, under the assets path. */
+export const WATCH_SCRIPTS = ['hls.min.js', 'subscribe.js', 'watch.js'];
+
+export function renderWatchBody(info: WatchInfo, links: PageLinks): string {
   const data = JSON.stringify({ ...info, info_url: links.info }).replace(/</g, '\\u003c');
   const poster = info.thumbnail_url === null ? '' : ` poster="${escapeHtml(info.thumbnail_url)}"`;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(info.title)} · Tributary</title>
-<meta property="og:title" content="${escapeHtml(info.title)}">
-${info.thumbnail_url === null ? '' : `<meta property="og:image" content="${escapeHtml(info.thumbnail_url)}">\n`}<link rel="stylesheet" href="${links.assets}/watch.css">
-</head>
-<body>
-<main>
+  return `<div class="watch">
 <div class="player"><video id="player" controls playsinline muted autoplay${poster}></video>
 <p id="notice" class="notice" hidden></p>
 <button id="unmute" class="unmute" type="button" hidden>Unmute</button></div>
+<div class="watch-info">
 <h1 id="title">${escapeHtml(info.title)}</h1>
 <p class="meta"><a id="creator" href="${escapeHtml(links.channel)}">${escapeHtml(info.creator.name)}</a>
 <span id="status" class="status status-${pageStatus(info)}">${statusLabel(pageStatus(info))}</span>
 <span id="viewers"></span></p>
 <div id="subscribe" class="subscribe" data-state-url="${escapeHtml(links.channel)}/subscription" aria-live="polite"></div>
-${info.description === null ? '' : `<p id="description" class="description">${escapeHtml(info.description)}</p>\n`}</main>
+${info.description === null ? '' : `<p id="description" class="description">${escapeHtml(info.description)}</p>\n`}</div>
+</div>
 <script id="watch-data" type="application/json">${data}</script>
-<script src="${links.assets}/hls.min.js"></script>
-<script src="${links.assets}/subscribe.js"></script>
-<script src="${links.assets}/watch.js"></script>
-</body>
-</html>
-`;
-}
-
-export function renderNotFoundPage(): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Not found · Tributary</title></head>
-<body><main><h1>Nothing to watch here</h1><p>This stream or video does not exist, or is not published yet.</p></main></body>
-</html>
 `;
 }
 

@@ -40,7 +40,8 @@ export function deriveKey(
     | 'viewer-cookies'
     | 'web-csrf'
     | 'upload-urls'
-    | 'simulcast-keys',
+    | 'simulcast-keys'
+    | 'web-flash',
 ): Buffer {
   return Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), `tributary:${purpose}`, 32));
 }

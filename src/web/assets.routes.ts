@@ -1,5 +1,6 @@
 // /assets/:name: the files of public/ that pages load (stylesheets and scripts, found when the
-// app starts) and the client libraries they use from node_modules, never a CDN. A Map, so a
+// app starts) and the client libraries they use from node_modules, never a CDN. /favicon.ico
+// too, where browsers look for a site's icon whatever the page says. A Map, so a
 // name like `__proto__` finds nothing; names come from a directory listing, so none leaves it.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -40,5 +41,13 @@ export async function assetRoutes(app: FastifyInstance): Promise<void> {
     '/assets/:name',
     { config: { access: 'public', rateLimit: false }, schema: { hide: true } },
     async (request, reply) => sendFile(request, reply, cache, assets.get(request.params.name), 'asset'),
+  );
+  // public/favicon.ico is favicon.svg drawn at 16, 32 and 48 px (PNG in an ICO container).
+  const favicon = fs.readFileSync(path.join(PUBLIC_DIR, 'favicon.ico'));
+  app.get(
+    '/favicon.ico',
+    { config: { access: 'public', rateLimit: false }, schema: { hide: true } },
+    async (_request, reply) =>
+      reply.type('image/x-icon').header('Cache-Control', 'public, max-age=86400').send(favicon),
   );
 }

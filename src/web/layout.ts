@@ -17,6 +17,8 @@ export interface Page {
   scripts?: string[];
   /** Same-origin paths of extra stylesheets. */
   styles?: string[];
+  /** Extra elements for the document's head (a watch page's Open Graph tags). */
+  meta?: SafeHtml;
   section?: Section;
 }
 
@@ -32,14 +34,26 @@ function current(page: Page, section: Section): SafeHtml | undefined {
   return page.section === section ? html` aria-current="page"` : undefined;
 }
 
+/** The first letter of a name, for the account link's circle. */
+function initialOf(name: string): string {
+  return (Array.from(name.trim())[0] ?? '?').toUpperCase();
+}
+
 function navigation(page: Page): SafeHtml {
   const user = page.request.webUser;
   const account = user
-    ? html`<a class="nav-user" href="/account" ${current(page, 'account')}>${user.name}</a>
+    ? html`<a
+          class="nav-user"
+          href="/account"
+          data-initial="${initialOf(user.name)}"
+          title="Your account"
+          ${current(page, 'account')}
+          ><span class="nav-user-name">${user.name}</span></a
+        >
         <form method="post" action="/sign-out" class="inline-form">
           ${csrfField(page.request)}<button type="submit" class="link-button">Sign out</button>
         </form>`
-    : html`<a href="/sign-in">Sign in</a> <a class="button button-small" href="/sign-up">Sign up</a>`;
+    : html`<a href="/sign-in">Sign in</a> <a class="button primary button-small" href="/sign-up">Sign up</a>`;
   const inDashboard = DASHBOARD_LINKS.some((link) => link.section === page.section);
   const dashboard = user
     ? html`<li>
@@ -85,7 +99,8 @@ export function renderPage(page: Page): string {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${page.title} · Tributary</title>
-        <link rel="icon" href="/assets/favicon.svg" />
+        ${page.meta}
+        <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href="/assets/app.css" />
         ${(page.styles ?? []).map((href) => html`<link rel="stylesheet" href="${href}" /> `)}
         <script src="/assets/app.js" defer></script>
@@ -118,9 +133,17 @@ export function sendPage(reply: FastifyReply, document: string, status = 200): F
 
 /** An error page's heading: a refusal (4xx) is not "something went wrong". */
 function errorHeading(status: number): string {
-  if (status === 404) return 'Not found';
+  if (status === 404) return 'Page not found';
   if (status === 403) return 'Refused';
+  if (status === 429) return 'Too many requests';
   return status >= 500 ? 'Something went wrong' : 'Request refused';
+}
+
+/** What a person reads: an unknown address is said plainly, not as the API's "no route". */
+function errorMessage(request: FastifyRequest, code: string, message: string): string {
+  if (code !== 'route_not_found') return message;
+  const path = request.url.split('?')[0] ?? '/';
+  return `There is no page at ${path.length > 80 ? `${path.slice(0, 80)}…` : path}. Check the address, or start again from the home page.`;
 }
 
 /** An error as a page: what went wrong, the code (as in the API's envelope), and a way on. */
@@ -131,13 +154,17 @@ export function renderErrorPage(
   message: string,
 ): string {
   return renderPage({
-    title: status === 403 ? 'Request refused' : errorHeading(status),
+    title: errorHeading(status),
     request,
-    body: html`<section class="panel narrow">
+    body: html`<section class="panel narrow error-page">
+      <p class="error-status" aria-hidden="true">${status}</p>
       <h1>${errorHeading(status)}</h1>
-      <p>${message}</p>
-      <p class="muted">Error code: <code class="error-code">${code}</code> (HTTP ${status})</p>
-      <p><a href="/">Go to the home page</a></p>
+      <p id="error-message">${errorMessage(request, code, message)}</p>
+      <p class="button-row">
+        <a class="button primary" href="/">Home page</a>
+        ${request.webUser ? html`<a class="button" href="/dashboard">Your dashboard</a>` : ''}
+      </p>
+      <p class="muted small">Error code: <code class="error-code">${code}</code> (HTTP ${status})</p>
     </section>`,
   });
 }

@@ -171,9 +171,9 @@ const PUBLIC_ROUTES = [
   '/v1/openapi.json',
   '/media/streams/:id/*',
   '/media/videos/:id/*',
-  '/watch/:id',
   '/watch/:id/info',
   '/assets/:name',
+  '/favicon.ico',
 ];
 
 /**

@@ -1,5 +1,6 @@
 // Browser checks every page test makes: no serious or critical axe-core violations, and
-// screenshots at a phone's and a desktop's width (always taken, so a failure can be seen).
+// screenshots at a phone's and a desktop's width (always taken, so a failure can be seen), with
+// axe-core run again at each of the two widths.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -39,7 +40,10 @@ export async function expectNoSeriousAxeViolations(page: Page): Promise<void> {
   assert.deepEqual(serious, [], `axe violations on ${page.url()}:\n${JSON.stringify(serious, null, 2)}`);
 }
 
-/** Full-page screenshots at 390 and 1440 px wide, named `<name>-390.png` and `<name>-1440.png`. */
+/**
+ * Full-page screenshots at 390 and 1440 px wide, named `<name>-390.png` and `<name>-1440.png`,
+ * and axe-core at each width (a page must pass on a phone as on a desktop).
+ */
 export async function screenshotBothWidths(page: Page, name: string): Promise<string[]> {
   const folder = screenshotFolder();
   const files: string[] = [];
@@ -49,6 +53,7 @@ export async function screenshotBothWidths(page: Page, name: string): Promise<st
     const file = path.join(folder, `${name}-${width}.png`);
     await page.screenshot({ path: file, fullPage: true });
     files.push(file);
+    await expectNoSeriousAxeViolations(page);
   }
   if (original) await page.setViewportSize(original);
   return files;

@@ -70,7 +70,12 @@ for (const dialect of DIALECTS) {
       assert.match(html, /&lt;img src=x onerror=alert\(1\)&gt;/);
       assert.match(html, /&quot;quoted&quot; &amp; &lt;b&gt;bold&lt;\/b&gt;/);
       const scripts = [...html.matchAll(/<script src="([^"]+)"/g)].map((m) => m[1]);
-      assert.deepEqual(scripts, ['/assets/hls.min.js', '/assets/subscribe.js', '/assets/watch.js']);
+      assert.deepEqual(scripts, [
+        '/assets/app.js',
+        '/assets/hls.min.js',
+        '/assets/subscribe.js',
+        '/assets/watch.js',
+      ]);
       assert.match(html, /Starting soon/);
 
       const hls = await fetch(`${server.origin}/assets/hls.min.js`);

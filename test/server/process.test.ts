@@ -321,6 +321,12 @@ describe('the server process', () => {
     }
     // The port was chosen by the OS; the printed base URL carries the real one.
     assert.match(server.baseUrl, /^http:\/\/localhost:\d+\/v1$/);
+    // The web app's address is named too (issue 28), and it answers with the home page.
+    const site = /Web app at (\S+)/.exec(server.output())?.[1] ?? '';
+    assert.equal(site, `${server.baseUrl.replace(/\/v1$/, '')}/`);
+    const home = await fetch(site, { headers: { accept: 'text/html' } });
+    assert.equal(home.status, 200);
+    assert.match(await home.text(), /<title>Home · Tributary<\/title>/);
     assert.ok(
       fs.existsSync(path.join(dir, 'db', 'secret.key')),
       'the master secret is generated beside the database',

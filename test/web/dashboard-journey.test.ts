@@ -96,7 +96,7 @@ test('sqlite: sign up, create a stream, push to its ingest settings, watch it li
     page.getByRole('button', { name: 'Create stream' }).click(),
   ]);
   const streamId = /str_\w+/.exec(page.url())?.[0] ?? '';
-  assert.equal(await page.textContent('#stream-status'), 'Scheduled');
+  assert.equal(await page.textContent('#stream-status'), 'Standby', 'no start time: standby');
   await check(page, 'dashboard-stream-scheduled');
 
   // The ingest settings: the key is hidden until revealed; the copy buttons copy these values.

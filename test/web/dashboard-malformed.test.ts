@@ -115,7 +115,7 @@ test('malformed dashboard requests get a 4xx page, never a 500', async (t) => {
       path: '/dashboard/webhooks',
       type: form,
       body: `_csrf=${token}&url=https://b.example/x&event-stream.started=on&event-ping=on`,
-      status: 201,
+      status: 303,
       why: 'two events ticked',
     },
   ];

@@ -46,13 +46,18 @@ for (const dialect of DIALECTS) {
       assert.ok((await refused.text()).includes(message), message);
     }
 
+    // Redirect after POST: the secret is on the page the registration goes to, once.
     const registered = await ada.post('/dashboard/webhooks', { url: receiver.url(), 'event-all': 'on' });
-    assert.equal(registered.status, 201);
-    const page = await registered.text();
+    assert.equal(registered.status, 303);
+    const secretPage = registered.headers.get('location') ?? '';
+    const id = /^\/dashboard\/webhooks\/(wh_\w+)\/secret$/.exec(secretPage)?.[1];
+    assert.ok(id, secretPage);
+    const page = await (await ada.get(secretPage)).text();
     const secret = /id="webhook-secret" type="text" readonly value="(whsec_\w+)"/.exec(page)?.[1];
     assert.ok(secret, 'the secret is shown');
-    const id = /href="\/dashboard\/webhooks\/(wh_\w+)"/.exec(page)?.[1];
-    assert.ok(id);
+    const reloaded = await ada.get(secretPage);
+    assert.equal(reloaded.status, 303, 'a reload shows the secret no more');
+    assert.equal(reloaded.headers.get('location'), `/dashboard/webhooks/${id}`);
     const again = await ada.post('/dashboard/webhooks', { url: receiver.url(), 'event-all': 'on' });
     assert.equal(again.status, 409, 'the same URL twice');
 
@@ -83,7 +88,11 @@ for (const dialect of DIALECTS) {
     );
     const delivery = await ada.get(`/dashboard/webhooks/${id}/deliveries/${eventId}`);
     assert.equal(delivery.status, 200);
-    assert.match(await delivery.text(), /<td>200<\/td>/, 'the attempt and its answer');
+    assert.match(
+      await delivery.text(),
+      /<td data-label="Answer">\s*200\s*<\/td>/,
+      'the attempt and its answer',
+    );
 
     const resent = await ada.post(`/dashboard/webhooks/${id}/deliveries/${eventId}/resend`, {});
     assert.equal(resent.status, 303);
@@ -108,12 +117,17 @@ for (const dialect of DIALECTS) {
     assert.equal(receiver.requests.length, 3, "another's test and resend sent nothing");
 
     const rotated = await ada.post(`/dashboard/webhooks/${id}/rotate-secret`, {});
-    assert.equal(rotated.status, 200);
-    const fresh = /value="(whsec_\w+)"/.exec(await rotated.text())?.[1];
+    assert.equal(rotated.status, 303);
+    assert.equal(rotated.headers.get('location'), `/dashboard/webhooks/${id}/secret`);
+    const rotatedPage = await (await ada.get(`/dashboard/webhooks/${id}/secret`)).text();
+    const fresh = /value="(whsec_\w+)"/.exec(rotatedPage)?.[1];
     assert.ok(fresh && fresh !== secret, 'a new secret, shown once');
+    assert.match(rotatedPage, /New signing secret/);
+    assert.equal((await eve.get(`/dashboard/webhooks/${id}/secret`)).status, 404);
 
     const deleted = await ada.post(`/dashboard/webhooks/${id}/delete`, {});
     assert.equal(deleted.status, 303);
+    assert.equal(deleted.headers.get('location'), '/dashboard/webhooks?deleted=1');
     assert.equal((await ada.get(`/dashboard/webhooks/${id}`)).status, 404);
     assert.deepEqual(await server.services.webhooks.list(await userId(server, 'ada@example.com')), []);
   });

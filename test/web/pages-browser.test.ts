@@ -62,7 +62,15 @@ test('sign up, make, copy, use and revoke a key, the account page, sign out and 
   assert.equal(used.status, 201);
   await page.goto(`${server.origin}/dashboard/keys`);
   assert.equal(await page.locator('#new-key').count(), 0, 'shown once');
+  // Revoking asks first; confirmed, the page it redirects to says so (a reload sends nothing).
   await page.getByRole('button', { name: `Revoke key ending in ${key.slice(-4)}` }).click();
+  const confirm = page.getByRole('dialog', { name: 'Revoke key?' });
+  await confirm.waitFor();
+  await checkPage(page, 'keys-revoke-confirm', errors);
+  await Promise.all([
+    page.waitForURL(/\/dashboard\/keys\?revoked=key_\w+$/),
+    confirm.getByRole('button', { name: 'Revoke key' }).click(),
+  ]);
   await page.getByText('the API refuses it within a second').waitFor();
   await checkPage(page, 'keys-revoked', errors);
 

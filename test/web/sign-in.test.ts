@@ -44,7 +44,7 @@ for (const dialect of DIALECTS) {
     assert.equal(account.headers.get('cache-control'), 'no-store');
     const page = await account.text();
     assert.match(page, /ada@example\.com/, 'the email is stored lower-cased');
-    assert.match(page, /class="nav-user" href="\/account"[^>]*>Ada</);
+    assert.match(page, /class="nav-user"\s+href="\/account"[^>]*><span class="nav-user-name">Ada</);
 
     const stolen = agent.cookie;
     const out = await agent.post('/sign-out', {});

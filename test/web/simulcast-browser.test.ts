@@ -116,16 +116,17 @@ test('a stream’s simulcast destinations and the channel defaults, from the das
     page.getByRole('button', { name: 'Enable Twitch' }).click(),
   ]);
   assert.equal((await server.services.simulcast.get(userId, stream.id, twitch.id)).enabled, 1);
+  await page.getByRole('button', { name: 'Remove Twitch' }).click();
   await Promise.all([
     page.waitForURL(/\?simulcast=removed#simulcast$/),
-    page.getByRole('button', { name: 'Remove Twitch' }).click(),
+    page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click(),
   ]);
   assert.equal(await page.locator('#simulcast-targets tbody tr').count(), 1);
 
   // The channel page: the channel key's settings and the defaults.
   await Promise.all([
     page.waitForURL(/\/dashboard\/ingest$/),
-    page.getByRole('link', { name: 'Channel' }).click(),
+    page.getByRole('link', { name: 'Channel', exact: true }).click(),
   ]);
   assert.equal(await page.locator('#simulcast-empty').textContent(), 'No destinations yet.');
   assert.equal(

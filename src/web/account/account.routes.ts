@@ -65,14 +65,19 @@ function accountPage(request: FastifyRequest, user: WebUser, notice?: Notice): s
             minlength="10"
             maxlength="256"
           />
-          <button type="submit" class="button">Save password</button>
+          <button type="submit" class="button primary">Save password</button>
         </form>
       </section>
       <section class="panel">
         <h2>Sign out everywhere</h2>
         <p>Ends every session of this account, on every device and browser, this one included.</p>
-        <form method="post" action="/sign-out-everywhere">
-          ${csrfField(request)}<button type="submit" class="button button-danger">Sign out everywhere</button>
+        <form
+          method="post"
+          action="/sign-out-everywhere"
+          data-confirm="Sign out everywhere? Every session of this account ends, this one included."
+          data-confirm-action="Sign out everywhere"
+        >
+          ${csrfField(request)}<button type="submit" class="button danger">Sign out everywhere</button>
         </form>
       </section>`,
   });

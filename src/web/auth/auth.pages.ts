@@ -69,7 +69,7 @@ export function signUpPage(
             maxlength="256"
             ${invalid(problem, 'password')}
           />
-          <button type="submit" class="button">Create account</button>
+          <button type="submit" class="button primary">Create account</button>
         </form>
       </section>`
     : html`<section class="panel narrow">
@@ -115,7 +115,7 @@ export function signInPage(
           maxlength="256"
           ${invalid(problem, 'password')}
         />
-        <button type="submit" class="button">Sign in</button>
+        <button type="submit" class="button primary">Sign in</button>
       </form>
       ${options.signupsOpen ? html`<p class="muted">New here? <a href="/sign-up?next=${encodeURIComponent(options.next)}">Create an account</a>.</p>` : undefined}
     </section>`,
@@ -134,7 +134,7 @@ export function signInLinkPage(request: FastifyRequest, token: string, name: str
       </p>
       <form method="post" action="/sign-in/link/${token}" class="stacked-form">
         ${csrfField(request)}
-        <button type="submit" class="button">Sign in as ${name}</button>
+        <button type="submit" class="button primary">Sign in as ${name}</button>
       </form>
     </section>`,
   });

@@ -8,6 +8,7 @@ import type {
   RawServerDefault,
 } from 'fastify';
 import type { Services } from '../../container.ts';
+import type { Flash } from '../session/flash.ts';
 import type { ViewerSamples } from '../../streams/viewer-samples.ts';
 import type { DeliveryChart } from '../../webhooks/delivery-chart.ts';
 import type { OwnedResources } from './owned.ts';
@@ -25,6 +26,8 @@ export type DashboardApp = FastifyInstance<
 /** What the dashboard's routes use: the API's own services, and the few things of its own. */
 export interface DashboardDeps {
   services: Services;
+  /** A secret shown once on the page a form redirects to (a webhook's signing secret). */
+  flash: Flash;
   samples: ViewerSamples;
   events: StreamEvents;
   deliveryChart: DeliveryChart;

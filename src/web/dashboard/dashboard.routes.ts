@@ -11,6 +11,7 @@ import { PAGE, signedIn } from './core.ts';
 import type { DashboardDeps } from './dashboard.deps.ts';
 import { ownedResources } from './owned.ts';
 import { StreamEvents } from './stream-events.ts';
+import { healthPanelContent } from './health-pages.ts';
 import { dashboardStreamManageRoutes } from './stream-manage.routes.ts';
 import { dashboardStreamRoutes } from './streams.routes.ts';
 import { dashboardSimulcastRoutes } from './simulcast.routes.ts';
@@ -27,6 +28,7 @@ export async function dashboardRoutes(parent: FastifyInstance, options: WebRoute
   const events = new StreamEvents({
     readStream: (id) => orMissing(services.streams.get(id)),
     now: () => services.clock.now(),
+    healthHtml: (stream) => healthPanelContent(services.ingestHealth.report(stream.id)).toString(),
     onError: (error) => {
       app.log.warn({ err: error }, 'dashboard stream events failed');
     },
@@ -37,6 +39,7 @@ export async function dashboardRoutes(parent: FastifyInstance, options: WebRoute
   });
   const deps: DashboardDeps = {
     services,
+    flash: options.flash,
     samples: new ViewerSamples(services.database.db, services.clock),
     events,
     deliveryChart: new DeliveryChart(services.database.db, services.clock, services.webhookManagement),

@@ -2,6 +2,7 @@
 // that tie the two together, and radio groups.
 import { CATEGORIES } from '../../shared/categories.ts';
 import { html, raw, type SafeHtml } from './core.ts';
+import { categoryLabel } from './format.ts';
 import type { FormProblem } from './form-validation.ts';
 
 export function problemFor(problem: FormProblem | undefined, name: string): SafeHtml | '' {
@@ -41,7 +42,7 @@ export function categorySelect(selected: string, problem: FormProblem | undefine
   return html`<div class="field">
     <label for="category">Category</label>
     <select id="category" name="category" ${describedBy(problem, 'category')}>
-      ${CATEGORIES.map((c) => html`<option value="${c}" ${c === selected ? raw(' selected') : ''}>${c}</option>`)}</select
+      ${CATEGORIES.map((c) => html`<option value="${c}" ${c === selected ? raw(' selected') : ''}>${categoryLabel(c)}</option>`)}</select
     >${problemFor(problem, 'category')}
   </div>`;
 }

@@ -1,17 +1,5 @@
-// How the dashboard writes times and durations: UTC, to the minute, the same for everyone.
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
-export function formatTime(ms: number | null): string {
-  if (ms === null) return '—';
-  const d = new Date(ms);
-  const hh = String(d.getUTCHours()).padStart(2, '0');
-  const mm = String(d.getUTCMinutes()).padStart(2, '0');
-  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}, ${hh}:${mm} UTC`;
-}
-
-export function isoTime(ms: number | null): string | undefined {
-  return ms === null ? undefined : new Date(ms).toISOString();
-}
+// How the dashboard writes times and durations: dates as every page writes them (../format.ts).
+export { categoryLabel, formatTime, isoTime, localDay, localTime } from '../format.ts';
 
 export function formatDuration(seconds: number): string {
   const s = Math.max(0, Math.round(seconds));

@@ -2,12 +2,13 @@
 // channel defaults, on the channel page) with enable/disable and remove, the form that adds a
 // destination, and the channel page itself (its ingest settings and the defaults). The key is
 // never in a page: only its hint.
+import type { NextStreamPreview } from '../../channels/next-stream.ts';
 import type { SimulcastState, SimulcastTargetRow } from '../../simulcast/simulcast-target.table.ts';
 import { MAX_TARGETS } from '../../simulcast/simulcast.schemas.ts';
 import { html, raw, type SafeHtml } from './core.ts';
 import { describedBy, problemFor } from './form-fields.ts';
 import type { FormProblem } from './form-validation.ts';
-import { formatTime, isoTime } from './format.ts';
+import { localTime } from './format.ts';
 
 const STATE_LABELS: Record<SimulcastState, string> = {
   idle: 'Not started',
@@ -64,10 +65,7 @@ export function simulcastSection(
       <td data-label="State">
         <span class="badge badge-${STATE_BADGES[target.state]}">${STATE_LABELS[target.state]}</span>
         ${target.state_reason === null ? '' : html`<p class="hint state-reason">${target.state_reason}</p>`}
-        <p class="hint">
-          since
-          <time datetime="${isoTime(target.state_changed_at)}">${formatTime(target.state_changed_at)}</time>
-        </p>
+        <p class="hint">since ${localTime(target.state_changed_at)}</p>
       </td>
       <td data-label="Sending">${on ? 'On' : 'Off'}</td>
       <td>
@@ -78,7 +76,12 @@ export function simulcastSection(
               ${on ? 'Disable' : 'Enable'}
             </button>
           </form>
-          <form method="post" action="${base}/${target.id}/delete">
+          <form
+            method="post"
+            action="${base}/${target.id}/delete"
+            data-confirm="Remove the destination ${label}? ${target.stream_id === null ? 'New streams no longer start with it.' : 'The stream is no longer sent there.'}"
+            data-confirm-action="Remove"
+          >
             ${csrf}<button type="submit" class="danger" aria-label="Remove ${label}">Remove</button>
           </form>
         </div>
@@ -99,7 +102,7 @@ export function simulcastSection(
       targets.length === 0
         ? html`<p class="empty" id="simulcast-empty">No destinations yet.</p>`
         : html`<div class="table-wrap">
-            <table class="list simulcast" id="simulcast-targets">
+            <table class="list stack simulcast" id="simulcast-targets">
               <thead>
                 <tr>
                   <th scope="col">Destination</th>
@@ -199,7 +202,34 @@ export interface ChannelPageData {
   /** Shown only when asked to reveal it (or just reset). */
   streamKey: string | undefined;
   defaults: SimulcastTargetRow[];
+  /** The stream a broadcast with the channel key would go live on now. */
+  next: NextStreamPreview;
   notice?: string | undefined;
+}
+
+/** Which stream the next broadcast goes live on, in a sentence, with a link to it. */
+function nextStreamNote(next: NextStreamPreview): SafeHtml {
+  if (next.reason === 'new') {
+    return html`<p id="next-stream" class="next-stream">
+      <strong>Next broadcast:</strong> you have no stream waiting, so going live creates a new public stream
+      titled <q>${next.title}</q> (with the time you start). To choose its title, category or privacy first,
+      <a href="/dashboard/streams/new">create a stream</a> without a scheduled start.
+    </p>`;
+  }
+  const { stream } = next;
+  const link = html`<a href="/dashboard/streams/${stream.id}">${stream.title}</a>`;
+  if (next.reason === 'live') {
+    return html`<p id="next-stream" class="next-stream">
+      <strong>Live now</strong> on ${link}. If your encoder reconnects with this key, that stream goes on.
+    </p>`;
+  }
+  const why =
+    next.reason === 'scheduled'
+      ? html`scheduled for ${localTime(stream.scheduled_at)}`
+      : html`in standby, with no scheduled start`;
+  return html`<p id="next-stream" class="next-stream">
+    <strong>Next broadcast</strong> goes live on ${link} (${why}).
+  </p>`;
 }
 
 /** The channel page: the channel stream key's ingest settings and the simulcast defaults. */
@@ -207,11 +237,13 @@ export function channelPageBody(csrf: SafeHtml, data: ChannelPageData): SafeHtml
   return html`<div class="page-head"><h1>Channel</h1></div>
     ${data.notice ? html`<p class="notice" role="status">${data.notice}</p>` : ''}
     <section aria-labelledby="ingest-heading" class="panel">
-      <h2 id="ingest-heading">Channel stream key</h2>
+      <h2 id="ingest-heading">Go live with your channel key</h2>
       <p class="hint">
-        One key for all your broadcasts: publishing with it makes your next stream go live (a scheduled one
-        near its start, else one in standby, else a new one).
+        One key for all your broadcasts: enter it once in OBS (Settings, Stream, Service: Custom) or any RTMP
+        encoder. Each time you start streaming it goes live on your next stream: a scheduled one near its
+        start time, else the newest one in standby, else a new one.
       </p>
+      ${nextStreamNote(data.next)}
       <div class="field">
         <label for="server-url">Server URL</label>
         <div class="copy-row">
@@ -241,7 +273,13 @@ export function channelPageBody(csrf: SafeHtml, data: ChannelPageData): SafeHtml
         </div>
         <p class="hint" id="key-hint">Anyone with this key can stream as you. Keep it secret.</p>
       </div>
-      <form method="post" action="/dashboard/ingest/reset-key" class="inline-form">
+      <form
+        method="post"
+        action="/dashboard/ingest/reset-key"
+        class="inline-form"
+        data-confirm="Reset your channel key? The old key stops working for new connections at once; you will need to enter the new one in your streaming software."
+        data-confirm-action="Reset key"
+      >
         ${csrf}
         <button type="submit" class="danger" id="reset-key">Reset channel key</button>
         <span class="hint">The old key stops working for new connections at once.</span>

@@ -93,6 +93,7 @@ export async function dashboardSimulcastRoutes(app: DashboardApp, deps: Dashboar
       rtmpUrl: urls.rtmpIngest,
       streamKey: key,
       defaults: await simulcast.list(user.id, null),
+      next: await services.nextStream.preview(user.id),
       notice,
     });
     return sendPage(

@@ -3,7 +3,8 @@
 // couple of seconds reads the row the ingest's upkeep writes; each connection gets what
 // changed. Bounded: a few connections per user (the oldest is closed for a new one, so a
 // reloaded tab never locks itself out), a heartbeat that keeps proxies from timing out and
-// notices dead sockets, and each connection is closed as soon as its session ends.
+// notices dead sockets, and each connection is closed as soon as its session ends. While the
+// stream is live a snapshot also carries the encoder health panel's markup (health-pages.ts).
 import type { ServerResponse } from 'node:http';
 import { toIso } from '../../shared/clock.ts';
 import type { StreamRow } from '../../streams/stream.table.ts';
@@ -18,17 +19,20 @@ export interface StreamSnapshot {
   peak_viewer_count: number | null;
   started_at: string | null;
   ended_at: string | null;
+  /** The encoder health panel's content while live (escaped markup); null otherwise. */
+  health_html: string | null;
   /** When this snapshot was read (epoch ms), the chart's x. */
   at: number;
 }
 
-export function toSnapshot(stream: StreamRow, at: number): StreamSnapshot {
+export function toSnapshot(stream: StreamRow, at: number, healthHtml: string | null = null): StreamSnapshot {
   return {
     status: stream.status,
     viewer_count: stream.viewer_count,
     peak_viewer_count: stream.peak_viewer_count,
     started_at: toIso(stream.started_at),
     ended_at: toIso(stream.ended_at),
+    health_html: stream.status === 'live' ? healthHtml : null,
     at,
   };
 }
@@ -37,6 +41,8 @@ export interface StreamEventsOptions {
   /** The stream's current row, or undefined when it is gone. */
   readStream: (id: string) => Promise<StreamRow | undefined>;
   now: () => number;
+  /** The encoder health panel's markup for a live stream (health-pages.ts). */
+  healthHtml?: (stream: StreamRow) => string | null;
   pollMs?: number;
   heartbeatMs?: number;
   perUser?: number;
@@ -53,8 +59,8 @@ interface Connection {
 }
 
 export class StreamEvents {
-  private readonly options: Required<Omit<StreamEventsOptions, 'onError'>> &
-    Pick<StreamEventsOptions, 'onError'>;
+  private readonly options: Required<Omit<StreamEventsOptions, 'onError' | 'healthHtml'>> &
+    Pick<StreamEventsOptions, 'onError' | 'healthHtml'>;
   private readonly connections = new Set<Connection>();
   private poller: NodeJS.Timeout | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
@@ -97,7 +103,7 @@ export class StreamEvents {
     response.on('close', () => {
       this.forget(connection);
     });
-    this.send(connection, toSnapshot(first, this.options.now()));
+    this.send(connection, this.snapshot(first, this.options.now()));
     this.startTimers();
   }
 
@@ -125,15 +131,24 @@ export class StreamEvents {
           return null;
         });
         if (stream === null) continue;
+        const snapshot = stream === undefined ? undefined : this.snapshot(stream, at);
         for (const connection of list) {
           if (!(await this.stillSignedIn(connection))) continue;
-          if (stream === undefined) this.end(connection);
-          else this.send(connection, toSnapshot(stream, at));
+          if (snapshot === undefined) this.end(connection);
+          else this.send(connection, snapshot);
         }
       }
     } finally {
       this.polling = false;
     }
+  }
+
+  private snapshot(stream: StreamRow, at: number): StreamSnapshot {
+    return toSnapshot(
+      stream,
+      at,
+      stream.status === 'live' ? (this.options.healthHtml?.(stream) ?? null) : null,
+    );
   }
 
   private async stillSignedIn(connection: Connection): Promise<boolean> {

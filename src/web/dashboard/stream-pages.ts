@@ -1,29 +1,41 @@
 // The bodies of the creator's stream pages: the list, the new-stream form and one stream's page.
+import type { IngestHealth } from '../../streams/ingest-health.schemas.ts';
 import type { StreamListRow } from '../../streams/stream.repository.ts';
 import type { StreamRow } from '../../streams/stream.table.ts';
 import type { ViewerSample } from '../../streams/viewer-samples.ts';
 import { html, raw, type SafeHtml } from './core.ts';
 import { categorySelect, describedBy, problemFor, radioGroup, titleAndDescription } from './form-fields.ts';
 import type { FormProblem } from './form-validation.ts';
-import { formatTime, isoTime, jsonForScript } from './format.ts';
+import { categoryLabel, jsonForScript, localTime } from './format.ts';
+import { healthPanelContent } from './health-pages.ts';
 
-const STATUS_LABELS: Record<StreamRow['status'], string> = {
-  scheduled: 'Scheduled',
-  live: 'Live',
-  ended: 'Ended',
-};
+type StatusOf = Pick<StreamRow, 'status' | 'scheduled_at'>;
 
-export function statusBadge(status: StreamRow['status'], id?: string): SafeHtml {
-  return html`<span class="badge badge-${status}" ${id ? raw(`id="${id}"`) : ''}
-    >${STATUS_LABELS[status]}</span
+/** What a stream is waiting for, or doing: a stream with no start time is in standby, not "scheduled". */
+export function statusLabel(stream: StatusOf): string {
+  if (stream.status === 'scheduled') return stream.scheduled_at === null ? 'Standby' : 'Scheduled';
+  return stream.status === 'live' ? 'Live' : 'Ended';
+}
+
+export function statusBadge(stream: StatusOf, id?: string): SafeHtml {
+  return html`<span class="badge badge-${stream.status}" ${id ? raw(`id="${id}"`) : ''}
+    >${statusLabel(stream)}</span
   >`;
 }
 
-function standbyOrScheduled(stream: Pick<StreamRow, 'status' | 'scheduled_at'>): string {
+function standbyOrScheduled(stream: StatusOf): SafeHtml | '' {
   if (stream.status !== 'scheduled') return '';
   return stream.scheduled_at === null
-    ? 'Standby: goes live when you start streaming'
-    : `Starts ${formatTime(stream.scheduled_at)}`;
+    ? html`<span id="standby-note">Standby: goes live when you start streaming. </span>`
+    : html`<span id="standby-note">Starts ${localTime(stream.scheduled_at)}. </span>`;
+}
+
+/** A line under the list's title that points at the one key that works for every broadcast. */
+function channelKeyTip(): SafeHtml {
+  return html`<p class="tip" id="channel-key-tip">
+    Going live often? Your <a href="/dashboard/ingest">channel key</a> stays in your streaming software and
+    starts your next stream each time; a stream's own key stops working once it has ended.
+  </p>`;
 }
 
 export function streamListBody(rows: StreamListRow[], nextCursor: string | null): SafeHtml {
@@ -31,24 +43,27 @@ export function streamListBody(rows: StreamListRow[], nextCursor: string | null)
     (row) =>
       html`<tr>
         <th scope="row"><a href="/dashboard/streams/${row.id}">${row.title}</a></th>
-        <td>${statusBadge(row.status)}</td>
-        <td class="num">${row.status === 'live' ? (row.viewer_count ?? 0) : '—'}</td>
-        <td>${row.category}</td>
-        <td>${row.privacy === 'private' ? 'Unlisted' : 'Public'}</td>
-        <td><time datetime="${isoTime(row.created_at)}">${formatTime(row.created_at)}</time></td>
+        <td data-label="Status">${statusBadge(row)}</td>
+        <td class="num" data-label="Viewers">${row.status === 'live' ? (row.viewer_count ?? 0) : '—'}</td>
+        <td data-label="Category">${categoryLabel(row.category)}</td>
+        <td data-label="Privacy">${row.privacy === 'private' ? 'Unlisted' : 'Public'}</td>
+        <td data-label="Created">${localTime(row.created_at)}</td>
       </tr>`,
   );
   return html`<div class="page-head">
       <h1>Streams</h1>
       <a class="button primary" href="/dashboard/streams/new">New stream</a>
     </div>
+    ${channelKeyTip()}
     ${
       rows.length === 0
         ? html`<p class="empty">
-            No streams yet. Create one, then point your streaming software at its ingest settings.
+            No streams yet. Create one, or start streaming with your
+            <a href="/dashboard/ingest">channel key</a>
+            and one is created for you.
           </p>`
         : html`<div class="table-wrap">
-            <table class="list" id="stream-list">
+            <table class="list stack" id="stream-list">
               <thead>
                 <tr>
                   <th scope="col">Title</th>
@@ -148,14 +163,111 @@ export interface StreamPageData {
   playbackPath: string | null;
   watchPath: string;
   samples: ViewerSample[];
+  /** What the ingest measures of the encoder (the API's `ingest.health`), while it handles the stream. */
+  health: IngestHealth | null;
   notice?: string | undefined;
-  /** The stream's simulcast destinations (simulcast-pages.ts). */
+  /** The stream's simulcast destinations (simulcast-pages.ts); not shown once it has ended. */
   simulcast?: SafeHtml | undefined;
+}
+
+/** Where to enter the stream's key, with Reveal, Copy and Reset: only while the key can still go live. */
+function ingestSettings(csrf: SafeHtml, data: StreamPageData): SafeHtml {
+  const { stream } = data;
+  const id = stream.id;
+  return html`<section aria-labelledby="ingest-heading" class="panel" id="ingest-settings">
+    <h2 id="ingest-heading">Ingest settings</h2>
+    <p class="hint">Enter these in OBS (Settings, Stream, Service: Custom) or any RTMP encoder.</p>
+    <p class="hint" id="keyframe-hint">
+      ${
+        stream.latency_mode === 'low'
+          ? 'Low latency: set the keyframe interval to 1 s (Settings, Output, Keyframe Interval).'
+          : 'Set the keyframe interval to 2 s (Settings, Output, Keyframe Interval).'
+      }
+    </p>
+    <div class="field">
+      <label for="server-url">Server URL</label>
+      <div class="copy-row">
+        <input id="server-url" type="text" readonly value="${data.rtmpUrl}" />
+        <button type="button" class="copy" data-copy="server-url" aria-label="Copy server URL">Copy</button>
+      </div>
+    </div>
+    <div class="field">
+      <label for="stream-key">Stream key</label>
+      <div class="copy-row">
+        <input
+          id="stream-key"
+          type="${data.streamKey === undefined ? 'password' : 'text'}"
+          readonly
+          value="${data.streamKey ?? ''}"
+          placeholder="${data.streamKey === undefined ? 'Hidden' : ''}"
+          aria-describedby="key-hint"
+        />
+        <a
+          class="button"
+          id="reveal-key"
+          href="/dashboard/streams/${id}?reveal=key"
+          data-stream-key-url="/dashboard/streams/${id}/stream-key"
+          >${data.streamKey === undefined ? 'Reveal' : 'Revealed'}</a
+        >
+        <button type="button" class="copy" data-copy="stream-key" aria-label="Copy stream key">Copy</button>
+      </div>
+      <p class="hint" id="key-hint">
+        ${data.keyAvailable ? 'Anyone with this key can stream as you. Keep it secret.' : 'This key can no longer be read; reset it to get a new one.'}
+        This key works for this stream only; your <a href="/dashboard/ingest">channel key</a> works for every
+        broadcast.
+      </p>
+    </div>
+    <form
+      method="post"
+      action="/dashboard/streams/${id}/reset-key"
+      class="inline-form"
+      data-confirm="Reset this stream's key? The old key stops working for new connections at once; you will need to enter the new one in your streaming software."
+      data-confirm-action="Reset key"
+    >
+      ${csrf}
+      <button type="submit" class="danger" id="reset-key">Reset stream key</button>
+      <span class="hint">The old key stops working for new connections at once.</span>
+    </form>
+    <p id="copy-status" class="hint" role="status" aria-live="polite"></p>
+  </section>`;
+}
+
+/** In place of the ingest settings once the stream has ended: its key is refused from then on. */
+function afterTheStream(stream: StreamRow): SafeHtml {
+  return html`<section aria-labelledby="ended-heading" class="panel" id="ended-panel">
+    <h2 id="ended-heading">This stream has ended</h2>
+    <p>An ended stream cannot go live again: its stream key is refused from now on.</p>
+    <p>
+      To go live again, start streaming with your <a href="/dashboard/ingest">channel key</a>, or
+      <a href="/dashboard/streams/new">create a new stream</a>.
+    </p>
+    ${
+      stream.record === 1
+        ? html`<p>The recording becomes a video: find it under <a href="/dashboard/videos">Videos</a>.</p>`
+        : html`<p class="hint">This stream was not recorded.</p>`
+    }
+  </section>`;
+}
+
+/** The encoder health panel: shown while the stream is live, its content pushed as it changes. */
+function healthPanel(stream: StreamRow, health: IngestHealth | null): SafeHtml | '' {
+  if (stream.status === 'ended') return '';
+  return html`<section
+    aria-labelledby="health-heading"
+    class="panel"
+    id="ingest-health"
+    ${stream.status === 'live' ? '' : raw('hidden')}
+  >
+    <h2 id="health-heading">Encoder health</h2>
+    <div id="ingest-health-body">${healthPanelContent(health)}</div>
+    <p id="health-announce" class="visually-hidden" role="status"></p>
+  </section>`;
 }
 
 export function streamPageBody(csrf: SafeHtml, data: StreamPageData): SafeHtml {
   const { stream } = data;
   const id = stream.id;
+  const ended = stream.status === 'ended';
   const viewers =
     stream.status === 'live'
       ? `${stream.viewer_count ?? 0} watching`
@@ -173,13 +285,13 @@ export function streamPageBody(csrf: SafeHtml, data: StreamPageData): SafeHtml {
     <div class="page-head">
       <h1 id="stream-title">${stream.title}</h1>
       <p class="stream-state">
-        ${statusBadge(stream.status, 'stream-status')}
+        ${statusBadge(stream, 'stream-status')}
         <span id="viewer-count" aria-live="polite" data-count="${stream.viewer_count ?? ''}">${viewers}</span>
       </p>
     </div>
     ${data.notice ? html`<p class="notice" role="status">${data.notice}</p>` : ''}
     <p class="meta">
-      ${standbyOrScheduled(stream) === '' ? '' : html`<span id="standby-note">${standbyOrScheduled(stream)}. </span>`}${stream.started_at !== null ? html`Started ${formatTime(stream.started_at)}. ` : ''}${stream.ended_at !== null ? html`Ended ${formatTime(stream.ended_at)}. ` : ''}
+      ${standbyOrScheduled(stream)}${stream.started_at !== null ? html`Started ${localTime(stream.started_at)}. ` : ''}${stream.ended_at !== null ? html`Ended ${localTime(stream.ended_at)}. ` : ''}
       <a href="${data.watchPath}">Public watch page</a>
     </p>
     <div class="button-row" id="stream-actions">
@@ -192,70 +304,26 @@ export function streamPageBody(csrf: SafeHtml, data: StreamPageData): SafeHtml {
         >End stream</a
       >
     </div>
+    ${healthPanel(stream, data.health)}
     <div class="stream-grid">
       <section aria-labelledby="preview-heading" class="panel">
-        <h2 id="preview-heading">Preview</h2>
+        <h2 id="preview-heading">${ended ? 'Replay' : 'Preview'}</h2>
         <div class="player">
-          <video id="preview" controls muted playsinline aria-label="Live preview"></video>
+          <video
+            id="preview"
+            controls
+            muted
+            playsinline
+            aria-label="${ended ? 'Replay' : 'Live preview'}"
+          ></video>
           <p id="preview-note" class="hint">
             ${stream.status === 'scheduled' ? 'The preview starts when your stream goes live.' : ''}
           </p>
         </div>
       </section>
-      <section aria-labelledby="ingest-heading" class="panel">
-        <h2 id="ingest-heading">Ingest settings</h2>
-        <p class="hint">Enter these in OBS (Settings, Stream, Service: Custom) or any RTMP encoder.</p>
-        <p class="hint" id="keyframe-hint">
-          ${
-            stream.latency_mode === 'low'
-              ? 'Low latency: set the keyframe interval to 1 s (Settings, Output, Keyframe Interval).'
-              : 'Set the keyframe interval to 2 s (Settings, Output, Keyframe Interval).'
-          }
-        </p>
-        <div class="field">
-          <label for="server-url">Server URL</label>
-          <div class="copy-row">
-            <input id="server-url" type="text" readonly value="${data.rtmpUrl}" />
-            <button type="button" class="copy" data-copy="server-url" aria-label="Copy server URL">
-              Copy
-            </button>
-          </div>
-        </div>
-        <div class="field">
-          <label for="stream-key">Stream key</label>
-          <div class="copy-row">
-            <input
-              id="stream-key"
-              type="${data.streamKey === undefined ? 'password' : 'text'}"
-              readonly
-              value="${data.streamKey ?? ''}"
-              placeholder="${data.streamKey === undefined ? 'Hidden' : ''}"
-              aria-describedby="key-hint"
-            />
-            <a
-              class="button"
-              id="reveal-key"
-              href="/dashboard/streams/${id}?reveal=key"
-              data-stream-key-url="/dashboard/streams/${id}/stream-key"
-              >${data.streamKey === undefined ? 'Reveal' : 'Revealed'}</a
-            >
-            <button type="button" class="copy" data-copy="stream-key" aria-label="Copy stream key">
-              Copy
-            </button>
-          </div>
-          <p class="hint" id="key-hint">
-            ${data.keyAvailable ? 'Anyone with this key can stream as you. Keep it secret.' : 'This key can no longer be read; reset it to get a new one.'}
-          </p>
-        </div>
-        <form method="post" action="/dashboard/streams/${id}/reset-key" class="inline-form">
-          ${csrf}
-          <button type="submit" class="danger" id="reset-key">Reset stream key</button>
-          <span class="hint">The old key stops working for new connections at once.</span>
-        </form>
-        <p id="copy-status" class="hint" role="status" aria-live="polite"></p>
-      </section>
+      ${ended ? afterTheStream(stream) : ingestSettings(csrf, data)}
     </div>
-    ${data.simulcast ?? ''}
+    ${ended ? '' : (data.simulcast ?? '')}
     <section aria-labelledby="chart-heading" class="panel">
       <h2 id="chart-heading">Viewers over time</h2>
       <div id="viewer-chart" class="chart" role="img" aria-label="Viewer count over time"></div>

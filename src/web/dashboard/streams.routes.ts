@@ -2,6 +2,7 @@
 // preview, live status over server-sent events, viewer chart), the key reveal and reset.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { keysetPage } from '../../http/pagination.ts';
+import { AppError } from '../../shared/errors.ts';
 import { CreateStreamBody } from '../../streams/stream.schemas.ts';
 import { csrfField, PAGE, renderPage, sendPage, userOf } from './core.ts';
 import type { DashboardApp, DashboardDeps } from './dashboard.deps.ts';
@@ -110,6 +111,8 @@ export async function dashboardStreamRoutes(app: DashboardApp, deps: DashboardDe
       playbackPath: urls.pathOf(urls.streamPlayback(stream.id)),
       watchPath: urls.pathOf(urls.streamPage(stream.id)),
       samples: await samples.history(stream.id),
+      // As GET /v1/streams/{id} gives it to the creator: this process's ingest's measurement.
+      health: stream.status === 'ended' ? null : services.ingestHealth.report(stream.id),
       notice,
       simulcast: simulcastSection(
         csrf,
@@ -142,8 +145,18 @@ export async function dashboardStreamRoutes(app: DashboardApp, deps: DashboardDe
     { config: PAGE, schema: { hide: true, params: IdParams } },
     async (request, reply) => {
       const { id } = request.params;
+      const user = userOf(request);
+      // An ended stream's key is refused whatever it is: a new one would only look usable.
+      const stream = await deps.owned.stream.load(user, { id });
+      if (!stream) return sendNotFound(request, reply, 'stream');
+      if (stream.status === 'ended') {
+        throw new AppError(
+          'state_conflict',
+          'This stream has ended, so its key can no longer go live. Use your channel key or create a new stream.',
+        );
+      }
       try {
-        await streams.resetStreamKey(id, userOf(request).id);
+        await streams.resetStreamKey(id, user.id);
       } catch (error) {
         if (isNotFound(error)) return sendNotFound(request, reply, 'stream');
         throw error;

@@ -6,7 +6,7 @@ import { CATEGORIES } from '../../shared/categories.ts';
 import type { Upload } from '../../uploads/upload.schemas.ts';
 import { formatBytes } from '../../uploads/upload.service.ts';
 import { html, raw, type SafeHtml } from './core.ts';
-import { formatTime, jsonForScript } from './format.ts';
+import { categoryLabel, jsonForScript, localTime } from './format.ts';
 
 const STATUS_LABELS: Record<Upload['status'], string> = {
   waiting: 'Waiting for the file',
@@ -81,7 +81,7 @@ function unfinishedTable(csrf: SafeHtml, uploads: Upload[]): SafeHtml {
               html`<tr data-upload-id="${upload.id}">
                 <th scope="row">${upload.title}</th>
                 <td data-role="progress" data-label="Sent">${progressText(upload)}</td>
-                <td data-label="Expires">${formatTime(Date.parse(upload.expires_at))}</td>
+                <td data-label="Expires">${localTime(Date.parse(upload.expires_at))}</td>
                 <td>
                   <div class="row-actions">
                     <button
@@ -93,7 +93,13 @@ function unfinishedTable(csrf: SafeHtml, uploads: Upload[]): SafeHtml {
                     >
                       Resume
                     </button>
-                    <form method="post" action="/dashboard/uploads/${upload.id}/cancel" class="inline-form">
+                    <form
+                      method="post"
+                      action="/dashboard/uploads/${upload.id}/cancel"
+                      class="inline-form"
+                      data-confirm="Cancel the upload of ${upload.title}? What was sent so far is deleted."
+                      data-confirm-action="Cancel upload"
+                    >
                       ${csrf}<button type="submit" class="danger" aria-label="Cancel ${upload.title}">
                         Cancel
                       </button>
@@ -129,7 +135,7 @@ function recentTable(uploads: Upload[]): SafeHtml {
                 <td>${uploadBadge(upload)}</td>
                 <td data-role="progress">${progressText(upload)} ${outcomeLink(upload)}</td>
                 <td class="num nowrap" data-label="Size">${formatBytes(upload.size)}</td>
-                <td data-label="Started">${formatTime(Date.parse(upload.created_at))}</td>
+                <td data-label="Started">${localTime(Date.parse(upload.created_at))}</td>
               </tr>`,
           )}
         </tbody>
@@ -174,7 +180,7 @@ export function uploadPageBody(csrf: SafeHtml, data: UploadPageData, notice?: st
       <div class="field">
         <label for="category">Category</label>
         <select id="category" name="category">
-          ${CATEGORIES.map((c) => html`<option value="${c}" ${c === 'talk' ? raw(' selected') : ''}>${c}</option>`)}
+          ${CATEGORIES.map((c) => html`<option value="${c}" ${c === 'talk' ? raw(' selected') : ''}>${categoryLabel(c)}</option>`)}
         </select>
         <p class="field-error" id="category-error" hidden></p>
       </div>

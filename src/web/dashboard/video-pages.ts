@@ -2,7 +2,7 @@
 import type { VideoListRow } from '../../videos/video.repository.ts';
 import type { VideoRow } from '../../videos/video.table.ts';
 import { html, raw, type SafeHtml } from './core.ts';
-import { formatDuration, formatTime, isoTime, jsonForScript } from './format.ts';
+import { categoryLabel, formatDuration, jsonForScript, localTime } from './format.ts';
 
 function sourceLink(streamId: string | null): SafeHtml | string {
   return streamId === null ? 'Uploaded' : html`<a href="/dashboard/streams/${streamId}">Stream</a>`;
@@ -18,7 +18,7 @@ export function videoListBody(rows: VideoListRow[], nextCursor: string | null, n
       rows.length === 0
         ? html`<p class="empty">No videos yet. A recorded stream becomes a video here when it ends.</p>`
         : html`<div class="table-wrap">
-            <table class="list" id="video-list">
+            <table class="list stack" id="video-list">
               <thead>
                 <tr>
                   <th scope="col">Title</th>
@@ -34,13 +34,11 @@ export function videoListBody(rows: VideoListRow[], nextCursor: string | null, n
                   (row) =>
                     html`<tr>
                       <th scope="row"><a href="/dashboard/videos/${row.id}">${row.title}</a></th>
-                      <td class="num">${formatDuration(row.duration_seconds)}</td>
-                      <td class="num">${row.view_count}</td>
-                      <td>${sourceLink(row.source_stream_id)}</td>
-                      <td>${row.privacy === 'private' ? 'Unlisted' : 'Public'}</td>
-                      <td>
-                        <time datetime="${isoTime(row.published_at)}">${formatTime(row.published_at)}</time>
-                      </td>
+                      <td class="num" data-label="Duration">${formatDuration(row.duration_seconds)}</td>
+                      <td class="num" data-label="Views">${row.view_count}</td>
+                      <td data-label="Source">${sourceLink(row.source_stream_id)}</td>
+                      <td data-label="Privacy">${row.privacy === 'private' ? 'Unlisted' : 'Public'}</td>
+                      <td data-label="Published">${localTime(row.published_at)}</td>
                     </tr>`,
                 )}
               </tbody>
@@ -89,11 +87,11 @@ export function videoPageBody(
           <dt>Privacy</dt>
           <dd>${video.privacy === 'private' ? 'Unlisted' : 'Public'}</dd>
           <dt>Category</dt>
-          <dd>${video.category}</dd>
+          <dd>${categoryLabel(video.category)}</dd>
           <dt>Tags</dt>
           <dd id="video-tags">${(JSON.parse(video.tags) as string[]).join(', ') || '—'}</dd>
           <dt>Published</dt>
-          <dd>${video.published_at === null ? 'Processing' : formatTime(video.published_at)}</dd>
+          <dd>${video.published_at === null ? 'Processing' : localTime(video.published_at)}</dd>
           <dt>Watch page</dt>
           <dd><a href="${watchPath}">${watchPath}</a></dd>
         </dl>

@@ -8,7 +8,7 @@ import type { PublicWebhookRow } from '../../webhooks/webhook.repository.ts';
 import { attemptErrorKind } from '../../webhooks/delivery/error-kind.ts';
 import { html, raw, type SafeHtml } from './core.ts';
 import type { FormProblem } from './form-validation.ts';
-import { formatTime, isoTime, jsonForScript } from './format.ts';
+import { jsonForScript, localTime } from './format.ts';
 
 function eventsOf(row: PublicWebhookRow): string[] {
   const events = JSON.parse(row.events) as string[];
@@ -16,14 +16,14 @@ function eventsOf(row: PublicWebhookRow): string[] {
 }
 
 function webhookStatus(status: PublicWebhookRow['status']): SafeHtml {
-  return html`<span class="badge badge-${status === 'active' ? 'live' : 'ended'}" id="webhook-status"
+  return html`<span class="badge badge-${status === 'active' ? 'ok' : 'ended'}" id="webhook-status"
     >${status === 'active' ? 'Active' : 'Disabled'}</span
   >`;
 }
 
 function deliveryStatus(status: DeliveryLogRow['status']): SafeHtml {
-  const kind = status === 'succeeded' ? 'live' : status === 'failed' ? 'failed' : 'scheduled';
-  return html`<span class="badge badge-${kind}">${status}</span>`;
+  const kind = status === 'succeeded' ? 'ok' : status === 'failed' ? 'failed' : 'scheduled';
+  return html`<span class="badge badge-${kind}">${status.charAt(0).toUpperCase()}${status.slice(1)}</span>`;
 }
 
 /**
@@ -52,15 +52,17 @@ export function webhookListBody(
   rows: PublicWebhookRow[],
   values: WebhookFormValues,
   problem?: FormProblem,
+  notice?: string,
 ): SafeHtml {
   const choices = EVENT_CHOICES;
   return html`<h1>Webhooks</h1>
+    ${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
     <p>Tributary sends a signed HTTPS request to each endpoint when something happens in your account.</p>
     ${
       rows.length === 0
         ? html`<p class="empty">No webhooks yet.</p>`
         : html`<div class="table-wrap">
-            <table class="list" id="webhook-list">
+            <table class="list stack" id="webhook-list">
               <thead>
                 <tr>
                   <th scope="col">Endpoint</th>
@@ -74,9 +76,9 @@ export function webhookListBody(
                   (row) =>
                     html`<tr>
                       <th scope="row"><a href="/dashboard/webhooks/${row.id}">${row.url}</a></th>
-                      <td>${eventsOf(row).join(', ')}</td>
-                      <td>${row.status === 'active' ? 'Active' : 'Disabled'}</td>
-                      <td>${formatTime(row.created_at)}</td>
+                      <td data-label="Events" class="wide">${eventsOf(row).join(', ')}</td>
+                      <td data-label="Status">${row.status === 'active' ? 'Active' : 'Disabled'}</td>
+                      <td data-label="Created">${localTime(row.created_at)}</td>
                     </tr>`,
                 )}
               </tbody>
@@ -160,16 +162,26 @@ export function webhookPageBody(csrf: SafeHtml, data: WebhookPageData): SafeHtml
     </div>
     ${data.notice ? html`<p class="notice" role="status">${data.notice}</p>` : ''}
     ${data.error ? html`<p class="form-error" role="alert">${data.error}</p>` : ''}
-    <p class="meta">Events: ${eventsOf(webhook).join(', ')}. Registered ${formatTime(webhook.created_at)}.</p>
+    <p class="meta">Events: ${eventsOf(webhook).join(', ')}. Registered ${localTime(webhook.created_at)}.</p>
     <div class="button-row">
       <form method="post" action="${base}/test">
         ${csrf}<button type="submit" id="send-test">Send test event</button>
       </form>
       ${webhook.status === 'disabled' ? html`<form method="post" action="${base}/enable">${csrf}<button type="submit" id="enable-webhook">Enable</button></form>` : ''}
-      <form method="post" action="${base}/rotate-secret">
+      <form
+        method="post"
+        action="${base}/rotate-secret"
+        data-confirm="Rotate this webhook's signing secret? You get a new secret to put in your endpoint; the old one keeps working for 24 hours."
+        data-confirm-action="Rotate secret"
+      >
         ${csrf}<button type="submit" id="rotate-secret">Rotate secret</button>
       </form>
-      <form method="post" action="${base}/delete">
+      <form
+        method="post"
+        action="${base}/delete"
+        data-confirm="Delete the webhook for ${webhook.url}? Nothing more is sent to it, and its delivery log is deleted."
+        data-confirm-action="Delete webhook"
+      >
         ${csrf}<button type="submit" class="danger" id="delete-webhook">Delete</button>
       </form>
     </div>
@@ -191,7 +203,7 @@ export function webhookPageBody(csrf: SafeHtml, data: WebhookPageData): SafeHtml
         data.deliveries.length === 0
           ? html`<p class="empty">Nothing delivered yet.</p>`
           : html`<div class="table-wrap">
-              <table class="list" id="delivery-log">
+              <table class="list stack" id="delivery-log">
                 <thead>
                   <tr>
                     <th scope="col">Event</th>
@@ -208,12 +220,10 @@ export function webhookPageBody(csrf: SafeHtml, data: WebhookPageData): SafeHtml
                         <th scope="row" class="nowrap">
                           <a href="${base}/deliveries/${row.event_id}">${row.event_id}</a>
                         </th>
-                        <td>${row.event_type}</td>
-                        <td>${deliveryStatus(row.status)}</td>
-                        <td class="num">${row.attempt_count}</td>
-                        <td>
-                          ${row.last_attempt_at === null ? '—' : html`<time datetime="${isoTime(row.last_attempt_at)}">${formatTime(row.last_attempt_at)}</time>`}
-                        </td>
+                        <td data-label="Type">${row.event_type}</td>
+                        <td data-label="Status">${deliveryStatus(row.status)}</td>
+                        <td class="num" data-label="Attempts">${row.attempt_count}</td>
+                        <td data-label="Last attempt">${localTime(row.last_attempt_at)}</td>
                       </tr>`,
                   )}
                 </tbody>
@@ -242,7 +252,7 @@ export function deliveryPageBody(
     ${error ? html`<p class="form-error" role="alert">${error}</p>` : ''}
     <p class="meta">
       Status: ${deliveryStatus(delivery.status)} after ${delivery.attempt_count}
-      attempt${delivery.attempt_count === 1 ? '' : 's'}. Created ${formatTime(delivery.created_at)}.
+      attempt${delivery.attempt_count === 1 ? '' : 's'}. Created ${localTime(delivery.created_at)}.
     </p>
     <form method="post" action="${base}/deliveries/${delivery.event_id}/resend">
       ${csrf}<button type="submit" id="resend">Resend now</button>
@@ -251,7 +261,7 @@ export function deliveryPageBody(
       attempts.length === 0
         ? html`<p class="empty">No attempt yet.</p>`
         : html`<div class="table-wrap">
-            <table class="list" id="attempts">
+            <table class="list stack" id="attempts">
               <thead>
                 <tr>
                   <th scope="col">Attempt</th>
@@ -265,11 +275,13 @@ export function deliveryPageBody(
                 ${attempts.map(
                   (a) =>
                     html`<tr>
-                      <th scope="row">${a.attempt_number}</th>
-                      <td>${formatTime(a.started_at)}</td>
-                      <td class="num">${a.latency_ms} ms</td>
-                      <td>${a.status_code ?? (a.error === null ? '—' : attemptErrorKind(a.error))}</td>
-                      <td class="excerpt">${a.response_excerpt ?? ''}</td>
+                      <th scope="row" data-label="Attempt">${a.attempt_number}</th>
+                      <td data-label="Started">${localTime(a.started_at)}</td>
+                      <td class="num" data-label="Duration">${a.latency_ms} ms</td>
+                      <td data-label="Answer">
+                        ${a.status_code ?? (a.error === null ? '—' : attemptErrorKind(a.error))}
+                      </td>
+                      <td class="excerpt wide" data-label="Response">${a.response_excerpt ?? ''}</td>
                     </tr>`,
                 )}
               </tbody>

@@ -45,13 +45,28 @@ function actionRefusal(error: unknown): string | undefined {
 const ActionParams = Type.Object({ id: Type.String(), event_id: Type.Optional(Type.String()) });
 type ActionParams = Static<typeof ActionParams>;
 
+/** A signing secret on its way to the page that shows it once. */
+interface SecretFlash {
+  secret: string;
+  heading: string;
+}
+
 export async function dashboardWebhookRoutes(app: DashboardApp, deps: DashboardDeps): Promise<void> {
   const { webhooks, webhookManagement: management } = deps.services;
   const { owned } = deps;
 
-  app.get('/dashboard/webhooks', { config: PAGE, schema: { hide: true } }, async (request, reply) =>
-    sendList(request, reply, userOf(request), { url: '', events: ['*'] }),
-  );
+  app.get('/dashboard/webhooks', { config: PAGE, schema: { hide: true } }, async (request, reply) => {
+    const deleted = (request.query as Record<string, string | undefined>).deleted === '1';
+    return sendList(
+      request,
+      reply,
+      userOf(request),
+      { url: '', events: ['*'] },
+      undefined,
+      200,
+      deleted ? 'Webhook deleted: nothing more is sent to it.' : undefined,
+    );
+  });
 
   app.post('/dashboard/webhooks', { config: PAGE, schema: { hide: true } }, async (request, reply) => {
     const user = userOf(request);
@@ -70,16 +85,43 @@ export async function dashboardWebhookRoutes(app: DashboardApp, deps: DashboardD
       const status = error instanceof AppError && error.code === 'webhook_url_taken' ? 409 : 400;
       return sendList(request, reply, user, values, problem, status);
     }
-    const page = renderPage({
-      title: 'Webhook registered',
-      request,
-      body: secretOnceBody(registered.row, registered.secret, 'Webhook registered'),
-      section: 'webhooks',
-      styles: STYLES,
-      scripts: ['/assets/dashboard.js'],
+    return showSecretOnce(request, reply, registered.row.id, {
+      secret: registered.secret,
+      heading: 'Webhook registered',
     });
-    return sendPage(reply, page, 201);
   });
+
+  // Redirect after POST: the page a registration or a rotation goes to, which shows the new
+  // secret once (sealed in a flash cookie, session/flash.ts). Reloaded, it is the webhook's page.
+  app.get(
+    '/dashboard/webhooks/:id/secret',
+    { config: PAGE, schema: { hide: true, params: IdParams }, preHandler: owned.webhook.preHandler },
+    async (request, reply) => {
+      const webhook = owned.webhook.of(request);
+      const shown = deps.flash.take(request, reply, `webhook-secret:${webhook.id}`) as
+        SecretFlash | undefined;
+      if (!shown) return reply.redirect(`/dashboard/webhooks/${encodeURIComponent(webhook.id)}`, 303);
+      const page = renderPage({
+        title: shown.heading,
+        request,
+        body: secretOnceBody(webhook, shown.secret, shown.heading),
+        section: 'webhooks',
+        styles: STYLES,
+        scripts: ['/assets/dashboard.js'],
+      });
+      return sendPage(reply, page);
+    },
+  );
+
+  function showSecretOnce(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    webhookId: string,
+    shown: SecretFlash,
+  ): FastifyReply {
+    deps.flash.put(request, reply, `webhook-secret:${webhookId}`, shown);
+    return reply.redirect(`/dashboard/webhooks/${encodeURIComponent(webhookId)}/secret`, 303);
+  }
 
   app.get(
     '/dashboard/webhooks/:id',
@@ -146,7 +188,7 @@ export async function dashboardWebhookRoutes(app: DashboardApp, deps: DashboardD
   action(
     '/dashboard/webhooks/:id/delete',
     (user, { id }) => webhooks.delete(user.id, id),
-    () => '/dashboard/webhooks',
+    () => '/dashboard/webhooks?deleted=1',
   );
   action(
     '/dashboard/webhooks/:id/deliveries/:event_id/resend',
@@ -156,7 +198,7 @@ export async function dashboardWebhookRoutes(app: DashboardApp, deps: DashboardD
     'delivery',
   );
 
-  // Rotating shows the new secret once, so it answers with the page rather than a redirect.
+  // Rotating shows the new secret once, on the page it redirects to.
   app.post(
     '/dashboard/webhooks/:id/rotate-secret',
     { config: PAGE, schema: { hide: true, params: IdParams } },
@@ -168,16 +210,10 @@ export async function dashboardWebhookRoutes(app: DashboardApp, deps: DashboardD
         if (isNotFound(error)) return sendNotFound(request, reply, 'webhook');
         throw error;
       }
-      const body = secretOnceBody(rotated.row, rotated.secret, 'New signing secret');
-      const page = renderPage({
-        title: 'New signing secret',
-        request,
-        body,
-        section: 'webhooks',
-        styles: STYLES,
-        scripts: ['/assets/dashboard.js'],
+      return showSecretOnce(request, reply, rotated.row.id, {
+        secret: rotated.secret,
+        heading: 'New signing secret',
       });
-      return sendPage(reply, page);
     },
   );
 
@@ -188,9 +224,10 @@ export async function dashboardWebhookRoutes(app: DashboardApp, deps: DashboardD
     values: WebhookFormValues,
     problem?: FormProblem,
     status = 200,
+    notice?: string,
   ): Promise<FastifyReply> {
     const rows = await webhooks.list(user.id);
-    const body = webhookListBody(csrfField(request), rows, values, problem);
+    const body = webhookListBody(csrfField(request), rows, values, problem, notice);
     return sendPage(
       reply,
       renderPage({ title: 'Webhooks', request, body, section: 'webhooks', styles: STYLES }),

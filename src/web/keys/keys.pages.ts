@@ -2,31 +2,35 @@
 import type { FastifyRequest } from 'fastify';
 import type { CreatedKey } from '../../accounts/account.service.ts';
 import type { KeyListing } from '../../accounts/key-usage.repository.ts';
-import { toIso } from '../../shared/clock.ts';
+import { localTime } from '../format.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { renderPage } from '../layout.ts';
 import { csrfField } from '../session/csrf.ts';
 
 function time(ms: number | null, empty: string): SafeHtml {
-  if (ms === null) return html`<span class="muted">${empty}</span>`;
-  const iso = toIso(ms);
-  return html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`;
+  return ms === null ? html`<span class="muted">${empty}</span>` : localTime(ms);
 }
 
 function keyRow(request: FastifyRequest, key: KeyListing): SafeHtml {
   const revoked = key.revoked_at !== null;
   return html`<tr${revoked ? html` class="revoked"` : undefined}>
-<td><code>…${key.token_hint}</code><span class="sub"><code>${key.id}</code></span></td>
+<th scope="row"><code>…${key.token_hint}</code><span class="sub"><code>${key.id}</code></span></th>
 <td data-label="Scope"><span class="badge badge-${key.scope}">${key.scope}</span></td>
 <td data-label="Created">${time(key.created_at, '')}</td>
 <td data-label="Last used">${time(key.last_used_at, 'never')}</td>
 <td>${
     revoked
       ? html`<span class="muted">revoked ${time(key.revoked_at, '')}</span>`
-      : html`<form method="post" action="/dashboard/keys/${key.id}/revoke" class="inline-form">
+      : html`<form
+          method="post"
+          action="/dashboard/keys/${key.id}/revoke"
+          class="inline-form"
+          data-confirm="Revoke the key ending in ${key.token_hint}? Programs using it are refused within a second. This cannot be undone."
+          data-confirm-action="Revoke key"
+        >
           ${csrfField(request)}<button
             type="submit"
-            class="button button-small button-danger"
+            class="button button-small danger"
             aria-label="Revoke key ending in ${key.token_hint}"
           >
             Revoke
@@ -39,7 +43,7 @@ function keyRow(request: FastifyRequest, key: KeyListing): SafeHtml {
 export function keysPage(
   request: FastifyRequest,
   keys: KeyListing[],
-  notice?: { created?: CreatedKey; revoked?: string },
+  notice?: { created?: CreatedKey | undefined; revoked?: string | undefined },
 ): string {
   const created = notice?.created;
   return renderPage({
@@ -81,7 +85,7 @@ export function keysPage(
             <option value="read">read — list and view</option>
             <option value="write">write — also create, change, delete</option>
           </select>
-          <button type="submit" class="button">Create key</button>
+          <button type="submit" class="button primary">Create key</button>
         </form>
       </section>
       <section class="panel">
@@ -90,7 +94,7 @@ export function keysPage(
           keys.length === 0
             ? html`<p class="muted">No keys yet.</p>`
             : html`<div class="table-wrap">
-                  <table class="data-table">
+                  <table class="data-table stack" id="key-list">
                     <thead>
                       <tr>
                         <th scope="col">Key</th>

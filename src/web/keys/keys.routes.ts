@@ -6,6 +6,7 @@ import { CsrfField } from '../auth/auth.schemas.ts';
 import { sendPage } from '../layout.ts';
 import { requireUser } from '../session/guards.ts';
 import type { WebRoutesOptions } from '../web-options.ts';
+import type { CreatedKey } from '../../accounts/account.service.ts';
 import { keysPage } from './keys.pages.ts';
 
 const CreateKeyForm = Type.Object(
@@ -15,20 +16,33 @@ const CreateKeyForm = Type.Object(
 type CreateKeyForm = Static<typeof CreateKeyForm>;
 
 const KeyParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+// Pages tolerate query parameters they do not know (a shared link may carry some).
+const KeysQuery = Type.Object({ revoked: Type.Optional(Type.String({ maxLength: 64 })) });
+const NEW_KEY_FLASH = 'api-key';
 type KeyParams = Static<typeof KeyParams>;
 const RevokeForm = Type.Object({ _csrf: CsrfField }, { additionalProperties: false });
 
 export async function keysRoutes(app: FastifyInstance, options: WebRoutesOptions): Promise<void> {
   const { accounts } = options.services;
+  const { flash } = options;
   const config = { access: 'page' } as const;
 
-  app.get('/dashboard/keys', { config, schema: { hide: true } }, async (request, reply) => {
-    const user = requireUser(request, reply);
-    if (!user) return reply;
-    return sendPage(reply, keysPage(request, await accounts.listKeysWithUsage(user.id)));
-  });
+  app.get<{ Querystring: { revoked?: string } }>(
+    '/dashboard/keys',
+    { config, schema: { hide: true, querystring: KeysQuery } },
+    async (request, reply) => {
+      const user = requireUser(request, reply);
+      if (!user) return reply;
+      // A key just made is shown here once: the flash is gone after this page.
+      const created = flash.take(request, reply, NEW_KEY_FLASH) as CreatedKey | undefined;
+      const keys = await accounts.listKeysWithUsage(user.id);
+      const revoked = keys.find((key) => key.id === request.query.revoked && key.revoked_at !== null)?.id;
+      return sendPage(reply, keysPage(request, keys, { created, revoked }));
+    },
+  );
 
-  // The new key is in this response only (no-store), not behind a redirect that would need it stored.
+  // Redirect after POST: the new key goes to the list page sealed in a flash cookie, so a
+  // reload shows the list, neither the key again nor a second new key.
   app.post<{ Body: CreateKeyForm }>(
     '/dashboard/keys',
     { config, schema: { hide: true, body: CreateKeyForm } },
@@ -36,8 +50,8 @@ export async function keysRoutes(app: FastifyInstance, options: WebRoutesOptions
       const user = requireUser(request, reply);
       if (!user) return reply;
       const created = await accounts.createKey(user.id, request.body.scope);
-      const keys = await accounts.listKeysWithUsage(user.id);
-      return sendPage(reply, keysPage(request, keys, { created }), 201);
+      flash.put(request, reply, NEW_KEY_FLASH, created);
+      return reply.redirect('/dashboard/keys#new-key-title', 303);
     },
   );
 
@@ -48,8 +62,7 @@ export async function keysRoutes(app: FastifyInstance, options: WebRoutesOptions
       const user = requireUser(request, reply);
       if (!user) return reply;
       await accounts.revokeKeyOf(user.id, request.params.id);
-      const keys = await accounts.listKeysWithUsage(user.id);
-      return sendPage(reply, keysPage(request, keys, { revoked: request.params.id }));
+      return reply.redirect(`/dashboard/keys?revoked=${encodeURIComponent(request.params.id)}`, 303);
     },
   );
 }

@@ -1,8 +1,8 @@
 // Runs on every request to a page route (installed in the web plugin's scope): resolves the
 // session cookie to the signed-in user, gives a visitor a pre-session cookie, and sets the
 // request's CSRF token, so every page can render forms and every form can be checked.
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import { SESSION_IDLE_MS, type SessionService } from '../../accounts/session.service.ts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SESSION_IDLE_MS, type ActiveSession, type SessionService } from '../../accounts/session.service.ts';
 import { readCookie, serializeCookie } from '../cookies.ts';
 import { cookieNames, type CookieNames } from './cookie-names.ts';
 import './types.ts';
@@ -40,36 +40,69 @@ export function sessionCookies(publicOrigin: string): SessionCookies {
   };
 }
 
-export function installSessions(
-  app: FastifyInstance,
-  sessions: SessionService,
-  cookies: SessionCookies,
-): void {
+/**
+ * Finds a request's session once, whoever asks first: the access check (a signed-in user's page
+ * views are counted per user, not per address, src/http/access.ts), the page routes' hook, or an
+ * error page rendered outside them (an unknown address), which then still shows who is signed in.
+ */
+export interface WebSessions {
+  cookies: SessionCookies;
+  /** The live session the request's cookie names, looked up at most once per request. */
+  session(request: FastifyRequest): Promise<ActiveSession | undefined>;
+  /** Gives the request its user (or visitor) and CSRF token, and the reply its cookies; once. */
+  attach(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+}
+
+export function webSessions(sessions: SessionService, cookies: SessionCookies): WebSessions {
+  const { names } = cookies;
+  const found = new WeakMap<FastifyRequest, Promise<ActiveSession | undefined>>();
+  const attached = new WeakSet<FastifyRequest>();
+  const session = (request: FastifyRequest): Promise<ActiveSession | undefined> => {
+    let lookup = found.get(request);
+    if (lookup === undefined) {
+      const token = readCookie(request.headers.cookie, names.session);
+      lookup = token === undefined ? Promise.resolve(undefined) : sessions.resume(token);
+      found.set(request, lookup);
+    }
+    return lookup;
+  };
+  return {
+    cookies,
+    session,
+    async attach(request, reply) {
+      if (attached.has(request)) return;
+      attached.add(request);
+      const header = request.headers.cookie;
+      const token = readCookie(header, names.session);
+      const active = await session(request);
+      if (active && token !== undefined) {
+        request.webUser = active.user;
+        request.webSessionToken = token;
+        request.csrfBinding = `session:${active.id}`;
+        // Sliding expiry: the browser's copy lives as long as the server's.
+        if (active.extendedUntil !== undefined) cookies.setSession(reply, token);
+      } else {
+        let visitor = readCookie(header, names.visitor);
+        if (visitor === undefined || !VISITOR_PATTERN.test(visitor)) {
+          visitor = sessions.newPreSession();
+          cookies.setVisitor(reply, visitor);
+        }
+        request.webUser = null;
+        request.webSessionToken = null;
+        request.csrfBinding = `visitor:${visitor}`;
+      }
+      request.csrfToken = sessions.csrfToken(request.csrfBinding);
+    },
+  };
+}
+
+/** Runs on every request to a page route: resolves the session cookie to the signed-in user. */
+export function installSessions(app: FastifyInstance, web: WebSessions): void {
   app.decorateRequest('webUser', null);
   app.decorateRequest('csrfToken', '');
   app.decorateRequest('csrfBinding', '');
   app.decorateRequest('webSessionToken', null);
-  const { names } = cookies;
-  app.addHook('onRequest', async (request, reply) => {
-    const header = request.headers.cookie;
-    const token = readCookie(header, names.session);
-    const session = token === undefined ? undefined : await sessions.resume(token);
-    if (session && token !== undefined) {
-      request.webUser = session.user;
-      request.webSessionToken = token;
-      request.csrfBinding = `session:${session.id}`;
-      // Sliding expiry: the browser's copy lives as long as the server's.
-      if (session.extendedUntil !== undefined) cookies.setSession(reply, token);
-    } else {
-      let visitor = readCookie(header, names.visitor);
-      if (visitor === undefined || !VISITOR_PATTERN.test(visitor)) {
-        visitor = sessions.newPreSession();
-        cookies.setVisitor(reply, visitor);
-      }
-      request.csrfBinding = `visitor:${visitor}`;
-    }
-    request.csrfToken = sessions.csrfToken(request.csrfBinding);
-  });
+  app.addHook('onRequest', (request, reply) => web.attach(request, reply));
 }
 
 function appendCookie(reply: FastifyReply, cookie: string): void {

@@ -2,7 +2,7 @@
 // pager. Cards link to the watch page; the creator's name links to the channel.
 import type { Listing, StreamCard, VideoCard } from '../../catalogue/catalogue.service.ts';
 import { html, type SafeHtml } from '../html.ts';
-import { categoryLabel, count, day, duration, isoDate, when } from './format.ts';
+import { categoryLabel, count, duration, localDay, localTime } from './format.ts';
 
 export function channelPath(creatorId: string): string {
   return `/channels/${encodeURIComponent(creatorId)}`;
@@ -52,17 +52,14 @@ export function videoCard(video: VideoCard, showCreator: boolean): SafeHtml {
       <span class="card-title">${video.title}</span></a
     >
     ${byline(video.creator, showCreator, video.category)}
-    <p class="card-meta muted">
-      ${count(video.viewCount, 'view', 'views')} ·
-      <time datetime="${isoDate(video.publishedAt)}">${day(video.publishedAt)}</time>
-    </p>
+    <p class="card-meta muted">${count(video.viewCount, 'view', 'views')} · ${localDay(video.publishedAt)}</p>
   </li>`;
 }
 
 export function upcomingItem(stream: StreamCard, showCreator: boolean, now: number): SafeHtml {
   const at = stream.scheduledAt ?? now;
   return html`<li class="upcoming-item">
-    <time class="upcoming-when" datetime="${isoDate(at)}">${at <= now ? 'Starting soon' : when(at)}</time>
+    <span class="upcoming-when">${at <= now ? 'Starting soon' : localTime(at)}</span>
     <a class="upcoming-title" href="${watchPath(stream.id)}">${stream.title}</a>
     ${byline(stream.creator, showCreator, stream.category)}
   </li>`;

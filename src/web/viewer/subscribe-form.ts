@@ -32,7 +32,7 @@ export function subscribeBlock(request: FastifyRequest, state: SubscribeState): 
     </div>`;
   if (state.subscribed === null) {
     return html`<div class="subscribe">
-      ${counter}<a class="button" href="/sign-in?next=${encodeURIComponent(state.back)}"
+      ${counter}<a class="button primary" href="/sign-in?next=${encodeURIComponent(state.back)}"
         >Sign in to subscribe</a
       >
     </div>`;
@@ -44,7 +44,7 @@ export function subscribeBlock(request: FastifyRequest, state: SubscribeState): 
       ${csrfField(request)}<input type="hidden" name="next" value="${state.back}" />
       <button
         type="submit"
-        class="button${state.subscribed ? ' button-secondary' : ''}"
+        class="button${state.subscribed ? '' : ' primary'}"
         data-subscribed="${String(state.subscribed)}"
       >
         ${state.subscribed ? 'Unsubscribe' : 'Subscribe'}

@@ -1,16 +1,18 @@
-// The viewer's pages: home, channels, and subscribing (a form POST, or the same POST from
-// public/subscribe.js asking for JSON so the button changes without a reload).
+// The viewer's pages: home, channels, watch pages, and subscribing (a form POST, or the same
+// POST from public/subscribe.js asking for JSON so the button changes without a reload).
 import { Type } from 'typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CatalogueService, parseCategory, type Listing } from '../../catalogue/catalogue.service.ts';
 import type { SafeHtml } from '../html.ts';
-import { notFound } from '../../shared/errors.ts';
+import { pageInfo } from '../../media/watch-page.ts';
+import { AppError, notFound } from '../../shared/errors.ts';
 import { renderPage, sendPage } from '../layout.ts';
 import { requireUser, safeNext } from '../session/guards.ts';
 import { type WebRoutesOptions } from '../web-options.ts';
 import { channelPath } from './cards.ts';
 import { channelBody } from './channel.page.ts';
 import { homeBody } from './home.page.ts';
+import { watchPage } from './watch.page.ts';
 
 // Pages tolerate query parameters they do not know (a shared link may carry some).
 const HomeQuery = Type.Object({
@@ -19,6 +21,7 @@ const HomeQuery = Type.Object({
 });
 const ChannelQuery = Type.Object({ after: Type.Optional(Type.String({ maxLength: 512 })) });
 const ChannelParams = Type.Object({ id: Type.String({ maxLength: 64 }) }, { additionalProperties: false });
+const WatchParams = Type.Object({ id: Type.String({ maxLength: 64 }) }, { additionalProperties: false });
 const SubscribeBody = Type.Object({
   _csrf: Type.Optional(Type.String({ maxLength: 256 })),
   next: Type.Optional(Type.String({ maxLength: 2048 })),
@@ -86,6 +89,23 @@ export async function viewerRoutes(app: FastifyInstance, options: WebRoutesOptio
         reply,
         renderPage({ title: channel.creator.name, request, body, styles: STYLES, scripts: SCRIPTS }),
       );
+    },
+  );
+
+  // A stream's or a video's page (`stream_url`, `video_url`). An id with nothing to watch is
+  // the site's 404 page; the info it polls is the media plugin's.
+  app.get<{ Params: { id: string } }>(
+    '/watch/:id',
+    { config: { access: 'page' }, schema: { hide: true, params: WatchParams } },
+    async (request, reply) => {
+      const info = await services.watch.find(request.params.id);
+      if (!info) {
+        throw new AppError(
+          'resource_not_found',
+          'Nothing to watch here: this stream or video does not exist, or is not published yet.',
+        );
+      }
+      return sendPage(reply, watchPage(request, pageInfo(info, services.urls)));
     },
   );
 
