@@ -68,8 +68,8 @@ export async function mediaRoutes(app: FastifyInstance, options: MediaRoutesOpti
     return sendMedia(request, reply, cache, media, rule);
   });
 
-  // A video moved to the object store never moves back, so once seen there it is remembered and
-  // its files proxied at once. Otherwise the local file is tried first (every video while
+  // A video seen in the object store is remembered and its files proxied at once (until one is
+  // missing there and the database says it moved back to local disk). Otherwise the local file is tried first (every video while
   // MEDIA_STORAGE=local, and one still on its way to the store), and only a missing one asks the
   // database: the move records `object` before it removes the folder, so a file gone from disk
   // is in the store (or its video deleted, and the store answers 404).
@@ -92,7 +92,15 @@ export async function mediaRoutes(app: FastifyInstance, options: MediaRoutesOpti
       }
       if (media) return sendMedia(request, reply, cache, media, rule);
     }
-    return sendStoredMedia(request, reply, stored.storage, videoKey(id, name), rule);
+    try {
+      return await sendStoredMedia(request, reply, stored.storage, videoKey(id, name), rule);
+    } catch (error) {
+      // Moved back to local disk since (`storage migrate --to local`): read it there from now on.
+      if (!(error instanceof AppError) || error.code !== 'resource_not_found') throw error;
+      if (await stored.inStore(id)) throw error;
+      inStore.delete(id);
+      return sendFile(request, reply, cache, file, rule);
+    }
   });
 }
 

@@ -158,3 +158,25 @@ export async function setMediaLocation(db: Db, id: string, location: MediaLocati
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
+
+/**
+ * Up to `limit` ids of published videos whose media is at `location`, after `afterId` in id
+ * order (a keyset walk of the whole library, as `tributary storage migrate` makes it).
+ */
+export async function findPublishedIdsAt(
+  db: Db,
+  location: MediaLocation,
+  afterId: string,
+  limit: number,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('videos')
+    .select('id')
+    .where('media_location', '=', location)
+    .where('published_at', 'is not', null)
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.id);
+}
