@@ -18,7 +18,7 @@ import fs from 'node:fs/promises';
 import { digestFile, digestStream } from '../storage/digest.ts';
 import type { LocalMediaStorage } from '../storage/local-storage.ts';
 import type { MediaStorage, ObjectSummary } from '../storage/media-storage.ts';
-import { videoPrefix } from '../storage/media-keys.ts';
+import { localOriginalKey, ORIGINAL_FILE, videoKey, videoPrefix } from '../storage/media-keys.ts';
 import { withRetry, type RetryOptions } from '../storage/retry.ts';
 import { verifyStored, type Expected } from '../storage/verify.ts';
 import type { VideoService } from '../videos/video.service.ts';
@@ -78,6 +78,12 @@ export interface MigrationOptions {
 
 const PAGE = 200;
 
+/** One object to move: where it is in the source, and its key in the target. */
+interface Move {
+  source: ObjectSummary;
+  targetKey: string;
+}
+
 async function allObjects(storage: MediaStorage, prefix: string): Promise<ObjectSummary[]> {
   const items: ObjectSummary[] = [];
   let cursor: string | undefined;
@@ -110,8 +116,34 @@ async function candidates(deps: MigrationDeps, to: MigrationTarget): Promise<str
     }
   };
   await walk(from, () => Promise.resolve(true));
-  if (to === 's3') await walk('object', (id) => exists(deps.videoDir(id)));
+  if (to === 's3') {
+    // Left behind by a run stopped between recording the move and removing the local copy.
+    const leftBehind = async (id: string) =>
+      (await exists(deps.videoDir(id))) || (await exists(localFileOf(deps.local, localOriginalKey(id))));
+    await walk('object', leftBehind);
+  }
   return ids.sort();
+}
+
+/**
+ * A video's objects in the source, each with its key in the target: the same key, except an
+ * uploaded video's original, kept at originals/<vid> on disk and at videos/<vid>/original in the
+ * store (media-keys.ts).
+ */
+async function movesOf(deps: MigrationDeps, to: MigrationTarget, videoId: string): Promise<Move[]> {
+  const storeKey = videoKey(videoId, ORIGINAL_FILE);
+  const diskKey = localOriginalKey(videoId);
+  if (to === 'local') {
+    const objects = await allObjects(deps.remote, videoPrefix(videoId));
+    return objects.map((source) => ({ source, targetKey: source.key === storeKey ? diskKey : source.key }));
+  }
+  const moves = (await allObjects(deps.local, videoPrefix(videoId))).map((source) => ({
+    source,
+    targetKey: source.key,
+  }));
+  const original = await deps.local.head(diskKey);
+  if (original) moves.push({ source: { ...original, key: diskKey }, targetKey: storeKey });
+  return moves;
 }
 
 /** A run killed mid-copy leaves its hidden temporary file (`.name.random.part`) behind. */
@@ -156,7 +188,7 @@ async function migrateVideo(
   deps: MigrationDeps,
   to: MigrationTarget,
   videoId: string,
-  objects: ObjectSummary[],
+  moves: Move[],
   events: MigrationEvents,
   options: MigrationOptions,
 ): Promise<VideoMigrated> {
@@ -165,10 +197,10 @@ async function migrateVideo(
   const prefix = videoPrefix(videoId);
   let sent = 0;
   let bytes = 0;
-  const copy = async (object: ObjectSummary): Promise<Expected> => {
+  const copy = async ({ source: object, targetKey }: Move): Promise<Expected> => {
     const expected = await expectedOf(deps, source, object);
-    if (!(await alreadyThere(deps, target, object.key, expected))) {
-      const file = object.key.slice(prefix.length);
+    if (!(await alreadyThere(deps, target, targetKey, expected))) {
+      const file = (to === 's3' ? targetKey : object.key).slice(prefix.length);
       const put = {
         sha256: expected.sha256,
         contentType: contentTypeOf(file),
@@ -176,32 +208,33 @@ async function migrateVideo(
         ...(options.signal ? { signal: options.signal } : {}),
       };
       if (source === deps.local) {
-        await target.putFile(object.key, localFileOf(deps.local, object.key), put);
+        await target.putFile(targetKey, localFileOf(deps.local, object.key), put);
       } else {
         const body = await source.get(object.key, options.signal ? { signal: options.signal } : {});
         if (!body) throw new Error(`${object.key} went away from ${source.description} while it was moved`);
-        await target.put(object.key, body.body, put);
+        await target.put(targetKey, body.body, put);
       }
       sent++;
     }
-    await verifyStored(target, object.key, expected, { readBack: options.readBack === true });
+    await verifyStored(target, targetKey, expected, { readBack: options.readBack === true });
     return expected;
   };
-  for (const object of objects) {
+  for (const move of moves) {
     options.signal?.throwIfAborted();
-    const expected = await withRetry(() => copy(object), {
+    const expected = await withRetry(() => copy(move), {
       ...(options.retry ?? { attempts: 5, baseDelayMs: 1_000 }),
       ...(options.signal ? { signal: options.signal } : {}),
     });
     bytes += expected.size;
     events.file?.(expected.size);
   }
-  let empty = objects.length === 0;
+  let empty = moves.length === 0;
   if (to === 's3') {
     if (empty) {
       // Nothing on disk: published without media, or nothing of it to move.
     } else if (await deps.videos.setMediaLocation(videoId, 'object')) {
       await deps.local.deletePrefix(prefix);
+      await deps.local.delete(localOriginalKey(videoId));
     } else {
       await deps.remote.deletePrefix(prefix); // deleted meanwhile
     }
@@ -214,7 +247,7 @@ async function migrateVideo(
       await deps.videos.setMediaLocation(videoId, 'local');
     }
   }
-  return { videoId, files: objects.length, sent, bytes, empty };
+  return { videoId, files: moves.length, sent, bytes, empty };
 }
 
 /**
@@ -227,18 +260,17 @@ export async function migrateLibrary(
   events: MigrationEvents = {},
   options: MigrationOptions = {},
 ): Promise<MigrationSummary> {
-  const source = to === 's3' ? deps.local : deps.remote;
   const ids = await candidates(deps, to);
-  const work: { videoId: string; objects: ObjectSummary[] }[] = [];
-  for (const videoId of ids) work.push({ videoId, objects: await allObjects(source, videoPrefix(videoId)) });
+  const work: { videoId: string; moves: Move[] }[] = [];
+  for (const videoId of ids) work.push({ videoId, moves: await movesOf(deps, to, videoId) });
   events.plan?.({
-    videos: work.filter((item) => item.objects.length > 0).length,
-    files: work.reduce((sum, item) => sum + item.objects.length, 0),
-    bytes: work.reduce((sum, item) => sum + item.objects.reduce((n, object) => n + object.size, 0), 0),
+    videos: work.filter((item) => item.moves.length > 0).length,
+    files: work.reduce((sum, item) => sum + item.moves.length, 0),
+    bytes: work.reduce((sum, item) => sum + item.moves.reduce((n, move) => n + move.source.size, 0), 0),
   });
   const summary: MigrationSummary = { moved: 0, empty: 0, files: 0, sent: 0, bytes: 0 };
-  for (const { videoId, objects } of work) {
-    const result = await migrateVideo(deps, to, videoId, objects, events, options);
+  for (const { videoId, moves } of work) {
+    const result = await migrateVideo(deps, to, videoId, moves, events, options);
     if (result.empty) summary.empty++;
     else summary.moved++;
     summary.files += result.files;
