@@ -148,6 +148,18 @@ export async function findMediaLocation(db: Db, id: string): Promise<MediaLocati
   return row?.media_location;
 }
 
+/** Where the video's media is and who may see it; undefined when there is no such video. */
+export async function findMediaPlacement(
+  db: Db,
+  id: string,
+): Promise<{ media_location: MediaLocation; privacy: VideoRow['privacy'] } | undefined> {
+  return db
+    .selectFrom('videos')
+    .select(['media_location', 'privacy'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
 /** Records that the video's media moved; false when there is no such video (deleted meanwhile). */
 // Not updated_at: where the bytes are is no change of the video as its creator sees it.
 export async function setMediaLocation(db: Db, id: string, location: MediaLocation): Promise<boolean> {
