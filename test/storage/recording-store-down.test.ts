@@ -3,16 +3,20 @@
 // stream ends, its recording is published and plays from local disk while every video.store
 // attempt fails; once the gateway is back the recording lands in the bucket, verified, the local
 // copy goes, and it plays from the store through the origin: every segment byte for byte,
-// every frame with ffmpeg, and in Chromium's hls.js on the watch page.
+// every frame with ffmpeg, and in Chromium's hls.js on the watch page, through the origin and
+// through the nginx edge of deploy/nginx-edge.conf.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { findJob } from '../../src/jobs/job.repository.ts';
 import { videoPrefix } from '../../src/storage/media-keys.ts';
 import { VIDEO_STORE_JOB } from '../../src/videos/video.service.ts';
+import { freePort } from '../helpers/app.ts';
 import { launchBrowser, waitUntilPlaying } from '../helpers/media-browser.ts';
+import { NGINX_BIN, startEdge } from '../deploy/nginx.ts';
 import { startMediaServer } from '../helpers/media-server.ts';
 import { countVideoFrames, pushTestPattern, waitFor } from '../helpers/media-tools.ts';
 import { SKIP_WITHOUT_RADOSGW, useObjectStore } from '../helpers/object-store.ts';
@@ -123,14 +127,50 @@ test(
     }
     assert.ok((await countVideoFrames(playback)) > 25, 'ffmpeg decodes it from the store');
 
+    // Through the tested nginx edge (deploy/nginx-edge.conf) too: the second fetch is its cache's.
+    const hosts = [server.origin];
+    if (NGINX_BIN !== undefined) {
+      const edgeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-edge-store-'));
+      t.after(() => {
+        fs.rmSync(edgeDir, { recursive: true, force: true });
+      });
+      const edge = await startEdge({
+        dir: edgeDir,
+        listenPort: await freePort(),
+        originPort: Number(new URL(server.origin).port),
+      });
+      t.after(() => edge.stop());
+      const segment = [...localDigests.keys()].find((file) => file.endsWith('.ts')) ?? '';
+      const cacheStatus: (string | null)[] = [];
+      for (let fetchNo = 0; fetchNo < 2; fetchNo++) {
+        const response = await fetch(`${edge.url}/media/videos/${videoId}/${segment}`);
+        assert.equal(response.status, 200);
+        assert.equal(sha256(new Uint8Array(await response.arrayBuffer())), localDigests.get(segment));
+        cacheStatus.push(response.headers.get('x-cache-status'));
+      }
+      assert.deepEqual(
+        cacheStatus,
+        ['MISS', 'HIT'],
+        'the edge caches what the origin proxied from the store',
+      );
+      assert.ok(
+        (await countVideoFrames(`${edge.url}/media/videos/${videoId}/index.m3u8`)) > 25,
+        'ffmpeg decodes it through the edge',
+      );
+      hosts.push(edge.url);
+    }
+
+    // Chromium's hls.js plays the watch page from the store, through the origin and the edge.
     const browser = await launchBrowser(t);
-    const tab = await browser.newPage();
-    const errors: string[] = [];
-    tab.on('pageerror', (error) => errors.push(error.message));
-    const opened = await tab.goto(detail.body.video_url as string);
-    assert.equal(opened?.status(), 200);
-    await waitUntilPlaying(tab, 2);
-    assert.deepEqual(errors, []);
-    await tab.close();
+    for (const host of hosts) {
+      const tab = await browser.newPage();
+      const errors: string[] = [];
+      tab.on('pageerror', (error) => errors.push(error.message));
+      const opened = await tab.goto(`${host}/watch/${videoId}`);
+      assert.equal(opened?.status(), 200, host);
+      await waitUntilPlaying(tab, 2);
+      assert.deepEqual(errors, [], host);
+      await tab.close();
+    }
   },
 );
