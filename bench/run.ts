@@ -25,6 +25,9 @@
 //   npm run bench -- --scale           scale-out only: 1 and 2 API processes and workers on
 //                                      PostgreSQL + Redis (bench/scale.ts; needs TEST_POSTGRES_URL
 //                                      and TEST_REDIS_URL)
+//   npm run bench -- --storage         VOD segments through the origin from the object store (a
+//                                      real Ceph RADOS Gateway) against local disk, as a ratio
+//                                      (bench/storage.ts; needs radosgw ceph-mon ceph-osd)
 //   npm run bench -- --profile         also writes a CPU profile of the service to .bench/profiles
 //   npm run bench -- --only detail,creator
 //                                      some of the API scenarios (detail, creator, lists, depth, create)
@@ -63,6 +66,7 @@ import { benchMedia } from './media.ts';
 import { benchPages } from './pages.ts';
 import { benchScale } from './scale.ts';
 import { benchUploads } from './uploads.ts';
+import { benchStorage } from './storage.ts';
 import { benchSimulcast } from './simulcast.ts';
 import { seedDatabase } from './seed.ts';
 
@@ -99,6 +103,7 @@ const { values: flags } = parseArgs({
     edge: { type: 'boolean', default: false },
     scale: { type: 'boolean', default: false },
     uploads: { type: 'boolean', default: false },
+    storage: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     // A comma-separated subset of the API scenarios, for quick iterations.
     only: { type: 'string' },
@@ -470,6 +475,14 @@ if (flags.scale) {
   if (!(await benchLatency())) passed = false;
 } else if (flags.uploads) {
   passed = await benchUploads({
+    quick: flags.quick,
+    workDir: WORK_DIR,
+    productionEnv: PRODUCTION_ENV,
+    nodeFlags: PRODUCTION_NODE_FLAGS,
+    log,
+  });
+} else if (flags.storage) {
+  passed = await benchStorage({
     quick: flags.quick,
     workDir: WORK_DIR,
     productionEnv: PRODUCTION_ENV,

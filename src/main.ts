@@ -4,6 +4,7 @@ import { parse, UsageError } from './cli/args.ts';
 import * as ops from './cli/operator-commands.ts';
 import { videosImport } from './cli/media-commands.ts';
 import { usersSetQuota } from './cli/upload-commands.ts';
+import { storageMigrate } from './cli/storage-commands.ts';
 import { ingestResetKey, ingestShow } from './cli/ingest-commands.ts';
 import * as webhookOps from './cli/webhook-commands.ts';
 import { MEDIA_WORKER_USAGE, runMediaWorker } from './cli/media-worker-command.ts';
@@ -30,6 +31,7 @@ const COMMANDS: Record<string, Command> = {
   'subscriptions create': ops.subscriptionsCreate,
   'subscriptions cancel': ops.subscriptionsCancel,
   migrate: ops.migrate,
+  'storage migrate': storageMigrate,
   'webhooks deliveries': webhookOps.webhooksDeliveries,
   'webhooks retry': webhookOps.webhooksRetry,
 };

@@ -57,6 +57,7 @@ export function errorBody(error: AppError) {
       code: error.code,
       message: error.message,
       ...(error.param === undefined ? {} : { param: error.param }),
+      ...(error.retryAfterSeconds === undefined ? {} : { retry_after_seconds: error.retryAfterSeconds }),
     },
   };
 }
@@ -78,6 +79,7 @@ export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
   if (reply.request.body === undefined && declaresBody(reply.request.headers)) {
     void reply.header('Connection', 'close');
   }
+  if (error.retryAfterSeconds !== undefined) void reply.header('Retry-After', error.retryAfterSeconds);
   return reply
     .code(STATUS_BY_CODE[error.code])
     .type('application/json; charset=utf-8')

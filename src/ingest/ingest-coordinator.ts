@@ -17,7 +17,7 @@ import type { StreamService } from '../streams/stream.service.ts';
 import type { VideoService } from '../videos/video.service.ts';
 import { Admission } from './admission.ts';
 import type { IngestHealthBoard } from './health/health-board.ts';
-import { ThumbnailBacklog } from '../media/thumbnail-backlog.ts';
+import { ThumbnailBacklog, type ThumbnailBacklogDeps } from '../media/thumbnail-backlog.ts';
 import { LiveThumbnails } from './live-thumbnails.ts';
 import { PenaltyBox } from './penalty-box.ts';
 import { adoptInterruptedStreams } from './restart-recovery.ts';
@@ -52,6 +52,8 @@ export interface IngestDeps {
   transcode?: LifecycleDeps['transcode'];
   /** Where every publish also goes (simulcast...). */
   outputs?: LifecycleDeps['outputs'];
+  /** MEDIA_STORAGE=s3: where a late thumbnail goes when its video has moved to the store. */
+  stored?: ThumbnailBacklogDeps['stored'];
 }
 
 export class IngestCoordinator {
@@ -72,7 +74,7 @@ export class IngestCoordinator {
       ffmpegPath,
       intervalMs: deps.thumbnailIntervalMs,
     });
-    this.thumbnailBacklog = new ThumbnailBacklog({ paths, ffmpegPath, clock, logger });
+    this.thumbnailBacklog = new ThumbnailBacklog({ paths, ffmpegPath, clock, logger, stored: deps.stored });
     this.lifecycle = new StreamLifecycle({
       streams,
       videos: deps.videos,

@@ -1,6 +1,7 @@
 // Live ingest as one unit the server starts beside the HTTP API: the RTMP listener, the
 // packagers it spawns, reconnect windows, recordings, thumbnails and viewer counts. Without a
 // working ffmpeg it stays off and says why; the API runs either way.
+import type { MediaStorage } from '../storage/media-storage.ts';
 import type { Logger } from 'pino';
 import type { ChannelKeyService } from '../channels/channel-key.service.ts';
 import type { Db } from '../db/database.ts';
@@ -31,6 +32,8 @@ export interface IngestOptions {
     database: { db: Db };
     clock: Clock;
     ingestHealth: IngestHealthBoard;
+    /** MEDIA_STORAGE=s3: the object store (late thumbnails of moved videos go there). */
+    objectStore?: MediaStorage | undefined;
   };
   logger: Logger;
   viewers: LiveViewers;
@@ -91,6 +94,13 @@ export async function startIngest(options: IngestOptions): Promise<IngestHandle>
     cleanStopGraceMs: config.ingest.cleanStopGraceSeconds * 1000,
     thumbnailIntervalMs: options.thumbnailIntervalMs ?? THUMBNAIL_INTERVAL_MS,
     outputs: options.outputs ?? [],
+    stored:
+      services.objectStore === undefined
+        ? undefined
+        : {
+            storage: services.objectStore,
+            inStore: async (id: string) => (await services.videos.mediaLocation(id)) === 'object',
+          },
   });
   const rtmp = new RtmpIngestServer(coordinator.handlePublish, {
     logger: logger.child({ component: 'rtmp' }),

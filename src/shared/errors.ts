@@ -50,12 +50,21 @@ export type ErrorCode =
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly param: string | undefined;
+  /** Seconds after which trying again may succeed: a Retry-After header and `retry_after_seconds`. */
+  retryAfterSeconds: number | undefined;
   constructor(code: ErrorCode, message: string, param?: string) {
     super(message);
     this.name = 'AppError';
     this.code = code;
     this.param = param;
   }
+}
+
+/** A dependency (the media store) did not answer: 503, with when to try again. */
+export function serviceUnavailable(message: string, retryAfterSeconds: number): AppError {
+  const error = new AppError('service_unavailable', message);
+  error.retryAfterSeconds = retryAfterSeconds;
+  return error;
 }
 
 export function invalidParameter(param: string, message: string): AppError {

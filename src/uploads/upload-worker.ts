@@ -60,6 +60,7 @@ export function startUploadWorker(options: UploadWorkerOptions): UploadWorker {
               storage: services.objectStore,
               logger,
               retryDelaysMs: options.storeRetryDelaysMs,
+              originalPending: (videoId) => services.uploads.processingFor(videoId),
             }),
           ]),
     ],

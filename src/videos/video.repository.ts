@@ -148,6 +148,18 @@ export async function findMediaLocation(db: Db, id: string): Promise<MediaLocati
   return row?.media_location;
 }
 
+/** Where the video's media is and who may see it; undefined when there is no such video. */
+export async function findMediaPlacement(
+  db: Db,
+  id: string,
+): Promise<{ media_location: MediaLocation; privacy: VideoRow['privacy'] } | undefined> {
+  return db
+    .selectFrom('videos')
+    .select(['media_location', 'privacy'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
 /** Records that the video's media moved; false when there is no such video (deleted meanwhile). */
 // Not updated_at: where the bytes are is no change of the video as its creator sees it.
 export async function setMediaLocation(db: Db, id: string, location: MediaLocation): Promise<boolean> {
@@ -157,4 +169,26 @@ export async function setMediaLocation(db: Db, id: string, location: MediaLocati
     .where('id', '=', id)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+/**
+ * Up to `limit` ids of published videos whose media is at `location`, after `afterId` in id
+ * order (a keyset walk of the whole library, as `tributary storage migrate` makes it).
+ */
+export async function findPublishedIdsAt(
+  db: Db,
+  location: MediaLocation,
+  afterId: string,
+  limit: number,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('videos')
+    .select('id')
+    .where('media_location', '=', location)
+    .where('published_at', 'is not', null)
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.id);
 }

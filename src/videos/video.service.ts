@@ -233,6 +233,11 @@ export class VideoService {
     return repo.findMediaLocation(this.db, id);
   }
 
+  /** Published videos whose media is at `location`, a page of ids after `afterId` (id order). */
+  async publishedIdsAt(location: MediaLocation, afterId: string, limit: number): Promise<string[]> {
+    return repo.findPublishedIdsAt(this.db, location, afterId, limit);
+  }
+
   /** Records where a video's media is now; false when the video is gone (deleted meanwhile). */
   async setMediaLocation(id: string, location: MediaLocation): Promise<boolean> {
     return repo.setMediaLocation(this.db, id, location);

@@ -489,6 +489,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -507,6 +509,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -525,6 +529,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -543,6 +549,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -561,6 +569,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -609,6 +619,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -627,6 +639,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -645,6 +659,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -663,6 +679,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -681,6 +699,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -758,6 +778,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -776,6 +798,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -794,6 +818,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -812,6 +838,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -830,6 +858,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -848,6 +878,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -939,6 +971,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -957,6 +991,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -975,6 +1011,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -993,6 +1031,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1011,6 +1051,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1029,6 +1071,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1047,6 +1091,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1065,6 +1111,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1142,6 +1190,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1160,6 +1210,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1178,6 +1230,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1196,6 +1250,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1214,6 +1270,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1232,6 +1290,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1276,6 +1336,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1294,6 +1356,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1312,6 +1376,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1330,6 +1396,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1348,6 +1416,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1366,6 +1436,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1456,6 +1528,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1474,6 +1548,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1492,6 +1568,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1510,6 +1588,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1528,6 +1608,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1546,6 +1628,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1564,6 +1648,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1655,6 +1741,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1673,6 +1761,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1691,6 +1781,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1709,6 +1801,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1917,6 +2011,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1935,6 +2031,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1953,6 +2051,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1971,6 +2071,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1989,6 +2091,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2007,6 +2111,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2025,6 +2131,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2198,6 +2306,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2216,6 +2326,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2234,6 +2346,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2252,6 +2366,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2270,6 +2386,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2314,6 +2432,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2332,6 +2452,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2350,6 +2472,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2368,6 +2492,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2386,6 +2512,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2404,6 +2532,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2422,6 +2552,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2625,6 +2757,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2643,6 +2777,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2661,6 +2797,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2679,6 +2817,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2697,6 +2837,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2715,6 +2857,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2733,6 +2877,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2751,6 +2897,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2927,6 +3075,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2945,6 +3095,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2963,6 +3115,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2981,6 +3135,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2999,6 +3155,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3017,6 +3175,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3035,6 +3195,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3208,6 +3370,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3226,6 +3390,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3244,6 +3410,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3262,6 +3430,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3280,6 +3450,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3298,6 +3470,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3377,6 +3551,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3395,6 +3571,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3413,6 +3591,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3431,6 +3611,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3449,6 +3631,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3467,6 +3651,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3560,6 +3746,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3578,6 +3766,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3596,6 +3786,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3614,6 +3806,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3632,6 +3826,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3650,6 +3846,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3668,6 +3866,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3686,6 +3886,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3764,6 +3966,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3782,6 +3986,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3800,6 +4006,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3818,6 +4026,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3836,6 +4046,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3854,6 +4066,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3899,6 +4113,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3917,6 +4133,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3935,6 +4153,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3953,6 +4173,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3971,6 +4193,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3989,6 +4213,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4080,6 +4306,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4098,6 +4326,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4116,6 +4346,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4134,6 +4366,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4152,6 +4386,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4170,6 +4406,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4188,6 +4426,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4282,6 +4522,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4300,6 +4542,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4318,6 +4562,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4336,6 +4582,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4448,6 +4696,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4466,6 +4716,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4484,6 +4736,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4502,6 +4756,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4520,6 +4776,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4538,6 +4796,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4556,6 +4816,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4640,6 +4902,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4658,6 +4922,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4676,6 +4942,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4694,6 +4962,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4712,6 +4982,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4796,6 +5068,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4814,6 +5088,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4832,6 +5108,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4850,6 +5128,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4868,6 +5148,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4886,6 +5168,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4904,6 +5188,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4983,6 +5269,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5001,6 +5289,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5019,6 +5309,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5037,6 +5329,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5116,6 +5410,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5134,6 +5430,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5152,6 +5450,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5170,6 +5470,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5188,6 +5490,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5232,6 +5536,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5250,6 +5556,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5268,6 +5576,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5286,6 +5596,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5304,6 +5616,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5322,6 +5636,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5340,6 +5656,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5449,6 +5767,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5467,6 +5787,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5485,6 +5807,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5503,6 +5827,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5521,6 +5847,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5539,6 +5867,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5557,6 +5887,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5575,6 +5907,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5629,6 +5963,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5647,6 +5983,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5665,6 +6003,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5683,6 +6023,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5749,6 +6091,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5767,6 +6111,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5785,6 +6131,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5803,6 +6151,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5821,6 +6171,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5839,6 +6191,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5857,6 +6211,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5924,6 +6280,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5942,6 +6300,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5960,6 +6320,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5978,6 +6340,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5996,6 +6360,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6040,6 +6406,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6058,6 +6426,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6076,6 +6446,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6094,6 +6466,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6112,6 +6486,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6130,6 +6506,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6215,6 +6593,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6233,6 +6613,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6251,6 +6633,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6269,6 +6653,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6287,6 +6673,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6305,6 +6693,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6323,6 +6713,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6341,6 +6733,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6423,6 +6817,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6441,6 +6837,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6459,6 +6857,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6477,6 +6877,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6495,6 +6897,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6611,6 +7015,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6629,6 +7035,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6647,6 +7055,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6665,6 +7075,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6683,6 +7095,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6764,6 +7178,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6782,6 +7198,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6800,6 +7218,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6818,6 +7238,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6836,6 +7258,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6854,6 +7278,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6872,6 +7298,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6939,6 +7367,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6957,6 +7387,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6975,6 +7407,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6993,6 +7427,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7011,6 +7447,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7029,6 +7467,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7125,6 +7565,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7143,6 +7585,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7161,6 +7605,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7179,6 +7625,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7197,6 +7645,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7215,6 +7665,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7233,6 +7685,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7251,6 +7705,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7328,6 +7784,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7346,6 +7804,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7364,6 +7824,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7382,6 +7844,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7400,6 +7864,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7475,6 +7941,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7493,6 +7961,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7511,6 +7981,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7529,6 +8001,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7547,6 +8021,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7565,6 +8041,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7617,6 +8095,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7635,6 +8115,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7653,6 +8135,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7671,6 +8155,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7689,6 +8175,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7707,6 +8195,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7725,6 +8215,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };

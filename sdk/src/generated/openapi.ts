@@ -490,6 +490,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -508,6 +510,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -526,6 +530,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -544,6 +550,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -562,6 +570,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -610,6 +620,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -628,6 +640,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -646,6 +660,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -664,6 +680,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -682,6 +700,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -759,6 +779,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -777,6 +799,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -795,6 +819,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -813,6 +839,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -831,6 +859,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -849,6 +879,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -940,6 +972,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -958,6 +992,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -976,6 +1012,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -994,6 +1032,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1012,6 +1052,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1030,6 +1072,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1048,6 +1092,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1066,6 +1112,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1143,6 +1191,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1161,6 +1211,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1179,6 +1231,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1197,6 +1251,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1215,6 +1271,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1233,6 +1291,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1277,6 +1337,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1295,6 +1357,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1313,6 +1377,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1331,6 +1397,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1349,6 +1417,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1367,6 +1437,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1457,6 +1529,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1475,6 +1549,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1493,6 +1569,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1511,6 +1589,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1529,6 +1609,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1547,6 +1629,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1565,6 +1649,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1680,6 +1766,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1698,6 +1786,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1716,6 +1806,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1734,6 +1826,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1978,6 +2072,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1996,6 +2092,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2014,6 +2112,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2032,6 +2132,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2050,6 +2152,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2068,6 +2172,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2086,6 +2192,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2283,6 +2391,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2301,6 +2411,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2319,6 +2431,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2337,6 +2451,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2355,6 +2471,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2399,6 +2517,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2417,6 +2537,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2435,6 +2557,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2453,6 +2577,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2471,6 +2597,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2489,6 +2617,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2507,6 +2637,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2746,6 +2878,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2764,6 +2898,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2782,6 +2918,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2800,6 +2938,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2818,6 +2958,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2836,6 +2978,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2854,6 +2998,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2872,6 +3018,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3072,6 +3220,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3090,6 +3240,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3108,6 +3260,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3126,6 +3280,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3144,6 +3300,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3162,6 +3320,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3180,6 +3340,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3377,6 +3539,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3395,6 +3559,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3413,6 +3579,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3431,6 +3599,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3449,6 +3619,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3467,6 +3639,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3546,6 +3720,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3564,6 +3740,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3582,6 +3760,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3600,6 +3780,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3618,6 +3800,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3636,6 +3820,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3729,6 +3915,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3747,6 +3935,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3765,6 +3955,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3783,6 +3975,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3801,6 +3995,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3819,6 +4015,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3837,6 +4035,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3855,6 +4055,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3933,6 +4135,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3951,6 +4155,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3969,6 +4175,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3987,6 +4195,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4005,6 +4215,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4023,6 +4235,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4068,6 +4282,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4086,6 +4302,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4104,6 +4322,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4122,6 +4342,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4140,6 +4362,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4158,6 +4382,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4249,6 +4475,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4267,6 +4495,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4285,6 +4515,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4303,6 +4535,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4321,6 +4555,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4339,6 +4575,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4357,6 +4595,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4451,6 +4691,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4469,6 +4711,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4487,6 +4731,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4505,6 +4751,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4629,6 +4877,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4647,6 +4897,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4665,6 +4917,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4683,6 +4937,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4701,6 +4957,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4719,6 +4977,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4737,6 +4997,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4821,6 +5083,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4839,6 +5103,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4857,6 +5123,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4875,6 +5143,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4893,6 +5163,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4977,6 +5249,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4995,6 +5269,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5013,6 +5289,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5031,6 +5309,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5049,6 +5329,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5067,6 +5349,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5085,6 +5369,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5188,6 +5474,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5206,6 +5494,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5224,6 +5514,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5242,6 +5534,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5333,6 +5627,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5351,6 +5647,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5369,6 +5667,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5387,6 +5687,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5405,6 +5707,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5449,6 +5753,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5467,6 +5773,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5485,6 +5793,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5503,6 +5813,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5521,6 +5833,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5539,6 +5853,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5557,6 +5873,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5690,6 +6008,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5708,6 +6028,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5726,6 +6048,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5744,6 +6068,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5762,6 +6088,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5780,6 +6108,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5798,6 +6128,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5816,6 +6148,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5870,6 +6204,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5888,6 +6224,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5906,6 +6244,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5924,6 +6264,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5990,6 +6332,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6008,6 +6352,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6026,6 +6372,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6044,6 +6392,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6062,6 +6412,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6080,6 +6432,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6098,6 +6452,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6165,6 +6521,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6183,6 +6541,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6201,6 +6561,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6219,6 +6581,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6237,6 +6601,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6281,6 +6647,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6299,6 +6667,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6317,6 +6687,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6335,6 +6707,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6353,6 +6727,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6371,6 +6747,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6456,6 +6834,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6474,6 +6854,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6492,6 +6874,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6510,6 +6894,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6528,6 +6914,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6546,6 +6934,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6564,6 +6954,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6582,6 +6974,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6700,6 +7094,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6718,6 +7114,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6736,6 +7134,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6754,6 +7154,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6772,6 +7174,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6906,6 +7310,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6924,6 +7330,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6942,6 +7350,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6960,6 +7370,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6978,6 +7390,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7077,6 +7491,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7095,6 +7511,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7113,6 +7531,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7131,6 +7551,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7149,6 +7571,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7167,6 +7591,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7185,6 +7611,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7252,6 +7680,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7270,6 +7700,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7288,6 +7720,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7306,6 +7740,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7324,6 +7760,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7342,6 +7780,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7438,6 +7878,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7456,6 +7898,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7474,6 +7918,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7492,6 +7938,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7510,6 +7958,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7528,6 +7978,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7546,6 +7998,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7564,6 +8018,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7641,6 +8097,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7659,6 +8117,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7677,6 +8137,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7695,6 +8157,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7713,6 +8177,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7788,6 +8254,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7806,6 +8274,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7824,6 +8294,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7842,6 +8314,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7860,6 +8334,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7878,6 +8354,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7930,6 +8408,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7948,6 +8428,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7966,6 +8448,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7984,6 +8468,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -8002,6 +8488,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -8020,6 +8508,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -8038,6 +8528,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
