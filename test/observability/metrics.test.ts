@@ -148,6 +148,10 @@ test('the endpoint answers only with its token, on its own port; requests and re
     value(samples, 'tributary_http_requests_total', { ...route, status });
   assert.equal(counted(after, '200') - counted(before, '200'), 3 + 40 - refused);
   assert.equal(counted(after, '404') - counted(before, '404'), 1);
+  assert.equal(
+    after.some((s) => Object.values(s.labels).some((label) => label.includes('nothing-here'))),
+    false,
+  );
   assert.equal(counted(after, '429') - counted(before, '429'), refused);
   assert.equal(
     value(after, 'tributary_rate_limit_refusals_total', { route: '/v1/streams/:id' }) -
