@@ -41,6 +41,7 @@ import { webhookRoutes } from './webhooks/webhook.routes.ts';
 import { webhookManagementRoutes } from './webhooks/webhook-management.routes.ts';
 import { deliveryLogRoutes } from './webhooks/delivery-log.routes.ts';
 import { createWebSessions, errorPages, webPlugin } from './web/web.plugin.ts';
+import { recordHttpRequest } from './metrics/process-metrics.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -61,6 +62,8 @@ export interface AppOptions {
   readinessChecks?: Record<string, () => Promise<void>>;
   /** Fastify's trustProxy: who may tell us the client's address. */
   trustProxy?: boolean | string;
+  /** Counts requests by route and status for the metrics endpoint (on when METRICS_PORT is set). */
+  recordMetrics?: boolean;
   logger?: Logger | undefined;
   /** Extra routes (media, watch pages, webhooks) registered by their features. */
   plugins?: ((app: FastifyInstance) => Promise<void>)[];
@@ -190,7 +193,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // It goes to the root logger with the request id as a field, which is the line a child
   // logger would write, without making one for every request.
   const accessLog = accessLogFor(app.log);
+  const recordMetrics = options.recordMetrics === true;
   app.addHook('onResponse', (request, reply, done) => {
+    // The route's template, never its path: labels stay bounded whatever the URL.
+    if (recordMetrics) {
+      recordHttpRequest(
+        request.routeOptions.url ?? 'unmatched',
+        request.method,
+        reply.statusCode,
+        reply.elapsedTime / 1000,
+      );
+    }
     accessLog({
       reqId: request.id,
       method: request.method,

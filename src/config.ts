@@ -40,6 +40,17 @@ export interface Config {
   simulcast: SimulcastConfig;
   /** SIGNUPS: whether anyone may create an account on the sign-up page (else only the CLI). */
   signups: 'open' | 'closed';
+  /** The Prometheus endpoint (src/observability/); undefined when METRICS_PORT is unset. */
+  metrics: MetricsConfig | undefined;
+}
+
+export interface MetricsConfig {
+  /** METRICS_PORT: its own listener, never the public port (0 picks a free one). */
+  port: number;
+  /** METRICS_HOST: loopback unless set; any other address needs METRICS_TOKEN. */
+  host: string;
+  /** METRICS_TOKEN: when set, scrapes must send `Authorization: Bearer <token>`. */
+  token: string | undefined;
 }
 
 export interface MediaConfig {
@@ -436,6 +447,20 @@ export function loadConfig(env: Env = process.env): Config {
 
   const signups = read.oneOf('SIGNUPS', ['open', 'closed'] as const, 'open');
 
+  let metrics: MetricsConfig | undefined;
+  if (read.optional('METRICS_PORT') !== undefined) {
+    metrics = {
+      port: read.integer('METRICS_PORT', 9464, 0, 65535),
+      host: read.string('METRICS_HOST', '127.0.0.1'),
+      token: read.optional('METRICS_TOKEN'),
+    };
+    if (metrics.port === port && port !== 0) read.problems.push('METRICS_PORT must differ from PORT');
+    if (metrics.token !== undefined && metrics.token.length < 16)
+      read.problems.push('METRICS_TOKEN must be at least 16 characters');
+    if (!isLoopback(metrics.host) && metrics.token === undefined)
+      read.problems.push(`METRICS_HOST ${metrics.host} is not loopback: set METRICS_TOKEN too`);
+  }
+
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return {
     port,
@@ -458,5 +483,10 @@ export function loadConfig(env: Env = process.env): Config {
     uploads,
     simulcast,
     signups,
+    metrics,
   };
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }

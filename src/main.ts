@@ -110,9 +110,20 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     const runtime = await openRuntime(config);
+    // A worker has no public port; with METRICS_PORT it answers scrapes like `serve` does.
+    const { startMetricsServer } = await import('./observability/metrics-server.ts');
+    const metrics = config.metrics
+      ? await startMetricsServer({
+          ...config.metrics,
+          database: runtime.services.database,
+          clock: runtime.services.clock,
+          ingestHealth: runtime.services.ingestHealth,
+        })
+      : undefined;
     try {
       await webhookOps.runWorker(runtime);
     } finally {
+      await metrics?.close();
       await runtime.close();
     }
     return 0;

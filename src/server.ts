@@ -18,6 +18,7 @@ import { startDeliveryWorker } from './webhooks/delivery/worker-runner.ts';
 import { detectFfmpeg } from './ffmpeg/ffmpeg.ts';
 import { startUploadWorker, type UploadWorker } from './uploads/upload-worker.ts';
 import { checkStorageAtStart } from './storage/open-storage.ts';
+import { startMetricsServer, type MetricsServer } from './observability/metrics-server.ts';
 
 export interface ServeOptions {
   worker: boolean;
@@ -48,6 +49,7 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
     rateLimitPerKey: config.rateLimitPerKey,
     rateLimitPerIp: config.rateLimitPerIp,
     trustProxy: config.trustProxy,
+    recordMetrics: config.metrics !== undefined,
     http: config.http,
     logger,
     plugins: [
@@ -106,8 +108,21 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
     await Promise.all([runtime.close(), rateLimits.store.close(), viewers.close()]);
     throw error;
   }
+  // The Prometheus endpoint, on its own listener (METRICS_PORT), never the public port.
+  let metrics: MetricsServer | undefined;
+  if (config.metrics) {
+    const runningIngest = ingest;
+    metrics = await startMetricsServer({
+      ...config.metrics,
+      database: runtime.services.database,
+      clock: runtime.services.clock,
+      ingestHealth: runtime.services.ingestHealth,
+      transcodeBudget: () => (runningIngest.enabled ? runningIngest.transcodeBudget : undefined),
+    });
+    logger.info({ host: config.metrics.host, port: metrics.port }, 'metrics listening');
+  }
   installShutdown(app, runtime, logger, worker, ingest, mediaJobs, async () => {
-    await Promise.all([rateLimits.store.close(), viewers.close()]);
+    await Promise.all([rateLimits.store.close(), viewers.close(), metrics?.close()]);
   });
   // Every module the server needs is loaded now: write the compile cache (bin/tributary.js) at
   // once rather than at exit, which a SIGKILL or a crash would skip.

@@ -53,6 +53,8 @@ export type IngestHandle =
       rtmpPort: number;
       /** Resolves once every stream end in progress (recordings included) is done. */
       settle(): Promise<void>;
+      /** The ladder's CPU budget (TRANSCODE=auto), for the metrics endpoint. */
+      transcodeBudget: TranscodeBudget | undefined;
       close(): Promise<void>;
     }
   | { enabled: false; reason: string; close(): Promise<void> };
@@ -143,6 +145,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestHandle>
     enabled: true,
     rtmpPort,
     settle: () => coordinator.settle(),
+    transcodeBudget: transcode?.budget,
     close: async () => {
       clearInterval(ticker);
       coordinator.beginShutdown();

@@ -12,6 +12,7 @@ const SRC = path.resolve(import.meta.dirname, '../../src');
 /** Lowest first. The live half reads bottom-up: hls, ffmpeg, rtmp, transcode, live, ingest. */
 const LAYERS: string[][] = [
   ['shared'],
+  ['metrics'],
   ['db', 'hls', 'rtmp', 'storage'],
   ['ffmpeg', 'events', 'jobs', 'http', 'accounts'],
   ['transcode', 'streams', 'idempotency', 'webhooks', 'subscriptions'],
@@ -19,7 +20,7 @@ const LAYERS: string[][] = [
   ['media'],
   ['live', 'viewers', 'uploads', 'catalogue'],
   ['ingest', 'simulcast'],
-  ['cli', 'web'],
+  ['cli', 'web', 'observability'],
   ['(root)'],
 ];
 

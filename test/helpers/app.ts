@@ -108,6 +108,8 @@ export interface TestAppOptions {
   uploadWorker?: boolean;
   /** SIMULCAST_ALLOW_PRIVATE_TARGETS (true unless given). */
   simulcastPrivateTargets?: boolean;
+  /** Counts requests for the metrics endpoint, as `serve` does with METRICS_PORT set. */
+  recordMetrics?: boolean;
   /**
    * MEDIA_STORAGE=s3: the object store published videos move to (the upload worker runs the
    * video.store jobs, and the media routes read moved videos from it).
@@ -400,6 +402,7 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
     rateLimitPerIp: options.rateLimitPerIp ?? 60,
     ...(options.http ? { http: options.http } : {}),
     ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
+    recordMetrics: options.recordMetrics === true,
     logger,
     plugins: media
       ? [
