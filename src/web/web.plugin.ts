@@ -24,6 +24,7 @@ import { renderErrorPage, sendPage } from './layout.ts';
 import { csrfHook } from './session/csrf.ts';
 import { flashCookies } from './session/flash.ts';
 import { installSessions, sessionCookies, webSessions, type WebSessions } from './session/session.plugin.ts';
+import { shareRoutes } from './share/share.routes.ts';
 import { viewerRoutes } from './viewer/viewer.routes.ts';
 
 /** The sessions of the site at PUBLIC_URL, shared by the pages, the access check and error pages. */
@@ -55,6 +56,8 @@ export function webPlugin(
 ): (app: FastifyInstance) => Promise<void> {
   return async (app) => {
     await app.register(assetRoutes);
+    // Outside the pages' scope: the embed is framed by other sites and oEmbed answers JSON.
+    await app.register(shareRoutes(services));
     await app.register(async (pages) => {
       // Forms may come from PUBLIC_URL's origin (and from the host a request names); cookies
       // are Secure when it is https.

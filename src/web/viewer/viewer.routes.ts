@@ -105,7 +105,7 @@ export async function viewerRoutes(app: FastifyInstance, options: WebRoutesOptio
           'Nothing to watch here: this stream or video does not exist, or is not published yet.',
         );
       }
-      return sendPage(reply, watchPage(request, pageInfo(info, services.urls)));
+      return sendPage(reply, watchPage(request, info, pageInfo(info, services.urls), services.urls, null));
     },
   );
 
