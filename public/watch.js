@@ -286,9 +286,13 @@ function showLatency() {
   if (!latencyEl.hidden) latencyEl.textContent = `Latency ${seconds.toFixed(1)} s`;
 }
 
+/** Whether the viewer asked for theatre mode (it shows only while the window is wide). */
+let theatreWanted = false;
+
 /** @param {boolean} on */
 function setTheatre(on) {
   if (!theatreButton) return;
+  theatreWanted = on;
   const active = on && WIDE.matches;
   watchEl.classList.toggle('theatre', active);
   theatreButton.setAttribute('aria-pressed', String(active));
@@ -301,7 +305,7 @@ function setTheatre(on) {
 
 function toggleTheatre() {
   if (!theatreButton || !WIDE.matches) return;
-  setTheatre(!watchEl.classList.contains('theatre'));
+  setTheatre(!theatreWanted);
   announce(watchEl.classList.contains('theatre') ? 'Theatre mode' : 'Default view');
 }
 
@@ -414,7 +418,8 @@ function setUpControls() {
   });
   if (theatreButton) {
     theatreButton.addEventListener('click', toggleTheatre);
-    let stored = null;
+    /** @type {string | null} */
+    let stored;
     try {
       stored = window.localStorage.getItem(THEATRE_KEY);
     } catch {
@@ -422,7 +427,7 @@ function setUpControls() {
     }
     setTheatre(stored === '1');
     WIDE.addEventListener('change', () => {
-      setTheatre(stored === '1' || watchEl.classList.contains('theatre'));
+      setTheatre(theatreWanted);
     });
   }
   if (shareButton && sharePanel) {
