@@ -27,9 +27,9 @@ export class PublicUrls {
     return `${this.base}/oembed?url=${encodeURIComponent(pageUrl)}&format=json`;
   }
 
-  /** A profile image (src/profiles/); the version changes with each new image so caches fetch it again. */
-  profileImage(userId: string, kind: 'avatar' | 'banner', version: number): string {
-    return `${this.base}/profiles/${userId}/${kind}.jpg?v=${version}`;
+  /** A profile image's file (src/profiles/): its name carries its version, so it is cached for good. */
+  profileImage(userId: string, file: string): string {
+    return `${this.base}/profiles/${userId}/${file}`;
   }
 
   /** The version parameter changes with each new thumbnail so caches fetch it again. */
