@@ -22,6 +22,7 @@ import { IngestHealthBoard } from './ingest/health/health-board.ts';
 import { MediaPaths } from './media/media-paths.ts';
 import { MediaRemoval } from './media/media-removal.ts';
 import { WatchService } from './media/watch.service.ts';
+import { ProfileService } from './profiles/profile.service.ts';
 import type { Clock } from './shared/clock.ts';
 import { PublicUrls } from './shared/public-urls.ts';
 import { deriveKey } from './shared/secret-key.ts';
@@ -74,6 +75,8 @@ export interface Services {
   webFlash: SecretBox;
   /** Uploads: their limits, tus resources and progress (bytes under DATA_DIR/uploads). */
   uploads: UploadService;
+  /** Creators' profiles: name, bio, links, avatar and banner (src/profiles/). */
+  profiles: ProfileService;
   /** Simulcast destinations (streams' and channel defaults) and their states. */
   simulcast: SimulcastService;
   /** Opens simulcast destinations' sealed stream keys (for SimulcastOutput only). */
@@ -173,6 +176,7 @@ export function createServices(
     }),
     sessions: new SessionService(db, clock, deriveKey(secretKey, 'web-csrf')),
     webFlash: new SecretBox(deriveKey(secretKey, 'web-flash')),
+    profiles: new ProfileService(db, clock, urls, config.dataDir),
     uploads: new UploadService(
       db,
       clock,

@@ -33,7 +33,7 @@ export async function findLoginById(db: Db, id: string): Promise<LoginUser | und
 export async function updateLogin(
   db: Db,
   id: string,
-  login: { email?: string; password_hash: string },
+  login: { email?: string; password_hash?: string },
 ): Promise<boolean> {
   const result = await db.updateTable('users').set(login).where('id', '=', id).executeTakeFirst();
   return result.numUpdatedRows > 0n;

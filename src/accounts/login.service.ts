@@ -127,21 +127,51 @@ export class LoginService {
    * the window), so a session left open or stolen cannot be used to guess the password.
    */
   async changePassword(userId: string, current: string, next: string): Promise<void> {
+    await this.confirmPassword(userId, current);
+    await this.setLogin(userId, { password: next });
+  }
+
+  /**
+   * A signed-in user's new email, confirmed with their password (counted like changePassword's
+   * guesses). The one place an email changes: verifying the new address before it counts
+   * (a link sent to it) is to be added here.
+   */
+  async changeEmail(userId: string, input: { email: string; password: string }): Promise<WebUser> {
+    const email = normalizeEmail(input.email);
+    await this.confirmPassword(userId, input.password, true);
+    try {
+      if (!(await repo.updateLogin(this.db, userId, { email }))) throw notFound('user', userId);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw emailTaken();
+      throw error;
+    }
+    const user = await this.findUser(userId);
+    if (!user) throw notFound('user', userId);
+    return user;
+  }
+
+  /**
+   * Checks the user's current password, when they have one. Wrong ones are counted like failed
+   * sign-ins of the account (ACCOUNT_FAILURE_LIMIT in the window), so a session left open or
+   * stolen cannot be used to guess the password.
+   */
+  private async confirmPassword(userId: string, current: string, required = false): Promise<void> {
     const user = await repo.findLoginById(this.db, userId);
     if (!user) throw notFound('user', userId);
-    if (user.password_hash !== null) {
-      const guesses: Throttle = { bucket: `password-change:${userId}`, limit: ACCOUNT_FAILURE_LIMIT };
-      await this.refuseWhenThrottled(
-        [guesses],
-        'Too many wrong current passwords for this account. Wait 15 minutes and try again.',
-      );
-      if (!(await verifyPassword(current, user.password_hash, this.cost))) {
-        await this.recordFailure([guesses]);
-        throw new AppError('invalid_credentials', 'The current password is not right.', 'current_password');
-      }
-      await repo.clearFailures(this.db, guesses.bucket);
+    if (user.password_hash === null) {
+      if (!required) return;
+      throw new AppError('invalid_credentials', 'Set a password first: it confirms changes to your email.');
     }
-    await this.setLogin(userId, { password: next });
+    const guesses: Throttle = { bucket: `password-change:${userId}`, limit: ACCOUNT_FAILURE_LIMIT };
+    await this.refuseWhenThrottled(
+      [guesses],
+      'Too many wrong current passwords for this account. Wait 15 minutes and try again.',
+    );
+    if (!(await verifyPassword(current, user.password_hash, this.cost))) {
+      await this.recordFailure([guesses]);
+      throw new AppError('invalid_credentials', 'The current password is not right.', 'current_password');
+    }
+    await repo.clearFailures(this.db, guesses.bucket);
   }
 
   /** The operator's `tributary users set-password` (and an email, for a user without one). */

@@ -21,9 +21,10 @@ import type { WebSessionTable } from '../accounts/session.table.ts';
 import type { StorageQuotaColumns, UploadTable } from '../uploads/upload.table.ts';
 import type { MediaJobTable } from '../jobs/job.table.ts';
 import type { SimulcastTargetTable } from '../simulcast/simulcast-target.table.ts';
+import type { ProfileColumns, ProfileImageTable } from '../profiles/profile.table.ts';
 
 export interface Tables {
-  users: UserTable & UserLoginColumns & StorageQuotaColumns;
+  users: UserTable & UserLoginColumns & StorageQuotaColumns & ProfileColumns;
   api_keys: ApiKeyTable & ApiKeyUsageColumns;
   streams: StreamTable;
   videos: VideoTable;
@@ -43,4 +44,5 @@ export interface Tables {
   uploads: UploadTable;
   media_jobs: MediaJobTable;
   simulcast_targets: SimulcastTargetTable;
+  profile_images: ProfileImageTable;
 }

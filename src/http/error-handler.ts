@@ -38,6 +38,8 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   upload_offset_mismatch: 409,
   upload_size_mismatch: 413,
   unsupported_media_type: 415,
+  format_not_implemented: 501,
+  invalid_image: 422,
   tus_version_unsupported: 412,
   payload_too_large: 413,
   headers_too_large: 431,

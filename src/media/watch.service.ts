@@ -17,6 +17,8 @@ export interface WatchInfo {
   title: string;
   description: string | null;
   creator: { id: string; name: string };
+  /** Private means unlisted: the page plays for anyone with its link, but oEmbed answers only for public ones. */
+  privacy: 'public' | 'private';
   /** A stream's status, or `published` for a video. */
   status: 'scheduled' | 'live' | 'ended' | 'published';
   /**
@@ -67,6 +69,7 @@ export class WatchService {
       title: stream.title,
       description: stream.description,
       creator: await this.creator(stream.creator_id),
+      privacy: stream.privacy,
       status: stream.status,
       reconnecting,
       viewer_count: stream.status === 'live' ? (stream.viewer_count ?? 0) : null,
@@ -92,6 +95,7 @@ export class WatchService {
       title: video.title,
       description: video.description,
       creator: await this.creator(video.creator_id),
+      privacy: video.privacy,
       status: 'published',
       reconnecting: false,
       viewer_count: null,

@@ -45,7 +45,11 @@ export type ErrorCode =
   | 'csrf_failed'
   | 'invalid_credentials'
   | 'email_taken'
-  | 'signups_closed';
+  | 'signups_closed'
+  // Sharing (src/web/share/): oEmbed in a format other than JSON.
+  | 'format_not_implemented'
+  // Profiles (src/profiles/): an upload that is not an image we take.
+  | 'invalid_image';
 
 export class AppError extends Error {
   readonly code: ErrorCode;

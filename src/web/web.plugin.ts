@@ -15,6 +15,7 @@ import {
 } from '../http/error-handler.ts';
 import type { AppError } from '../shared/errors.ts';
 import { accountRoutes } from './account/account.routes.ts';
+import { profileImageRoutes, profileRoutes } from './account/profile.routes.ts';
 import { assetRoutes } from './assets.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { dashboardRoutes } from './dashboard/dashboard.routes.ts';
@@ -24,6 +25,7 @@ import { renderErrorPage, sendPage } from './layout.ts';
 import { csrfHook } from './session/csrf.ts';
 import { flashCookies } from './session/flash.ts';
 import { installSessions, sessionCookies, webSessions, type WebSessions } from './session/session.plugin.ts';
+import { shareRoutes } from './share/share.routes.ts';
 import { viewerRoutes } from './viewer/viewer.routes.ts';
 
 /** The sessions of the site at PUBLIC_URL, shared by the pages, the access check and error pages. */
@@ -55,6 +57,9 @@ export function webPlugin(
 ): (app: FastifyInstance) => Promise<void> {
   return async (app) => {
     await app.register(assetRoutes);
+    // Outside the pages' scope: the embed is framed by other sites and oEmbed answers JSON.
+    await app.register(shareRoutes(services));
+    await app.register(profileImageRoutes(services));
     await app.register(async (pages) => {
       // Forms may come from PUBLIC_URL's origin (and from the host a request names); cookies
       // are Secure when it is https.
@@ -72,6 +77,7 @@ export function webPlugin(
       const options = { services, flash: flashCookies(services.webFlash, services.clock, publicOrigin) };
       await pages.register(authRoutes, { ...options, cookies });
       await pages.register(accountRoutes, options);
+      await pages.register(profileRoutes, options);
       await pages.register(keysRoutes, options);
       await pages.register(dashboardRoutes, options);
       await pages.register(viewerRoutes, options);

@@ -15,7 +15,7 @@ const LAYERS: string[][] = [
   ['metrics'],
   ['db', 'hls', 'rtmp', 'storage'],
   ['ffmpeg', 'events', 'jobs', 'http', 'accounts'],
-  ['transcode', 'streams', 'idempotency', 'webhooks', 'subscriptions'],
+  ['transcode', 'streams', 'idempotency', 'webhooks', 'subscriptions', 'profiles'],
   ['videos', 'channels'],
   ['media'],
   ['live', 'viewers', 'uploads', 'catalogue'],

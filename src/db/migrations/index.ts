@@ -14,6 +14,7 @@ import * as uploads from './2026-11-26-001-uploads.ts';
 import * as simulcast from './2026-11-26-002-simulcast.ts';
 import * as videoMediaLocation from './2026-11-26-003-video-media-location.ts';
 import * as derivedStreamKeys from './2026-11-26-060-derived-stream-keys.ts';
+import * as profiles from './2026-11-26-030-profiles.ts';
 
 // Migrations run in the order of their names; a new one is a new dated file added here.
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26-002-simulcast': simulcast,
   '2026-11-26-003-video-media-location': videoMediaLocation,
   '2026-11-26-060-derived-stream-keys': derivedStreamKeys,
+  '2026-11-26-030-profiles': profiles,
 };

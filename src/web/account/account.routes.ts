@@ -11,6 +11,17 @@ import { csrfField } from '../session/csrf.ts';
 import { requireUser } from '../session/guards.ts';
 import type { WebUser } from '../session/types.ts';
 import type { WebRoutesOptions } from '../web-options.ts';
+import type { Profile } from '../../profiles/profile.service.ts';
+import { profileSections } from './profile.pages.ts';
+
+/** What a redirect after a saved form says on the account page (`?saved=`). */
+const SAVED: Record<string, string> = {
+  profile: 'Your profile is saved.',
+  email: 'Your email is changed.',
+  avatar: 'Your avatar is uploaded; it shows as soon as it is prepared.',
+  banner: 'Your banner is uploaded; it shows as soon as it is prepared.',
+};
+const AccountQuery = Type.Object({ saved: Type.Optional(Type.String({ maxLength: 32 })) });
 
 const PasswordForm = Type.Object(
   {
@@ -23,12 +34,17 @@ const PasswordForm = Type.Object(
 );
 type PasswordForm = Static<typeof PasswordForm>;
 
-interface Notice {
+export interface Notice {
   kind: 'success' | 'error';
   message: string;
 }
 
-function accountPage(request: FastifyRequest, user: WebUser, notice?: Notice): string {
+export function accountPage(
+  request: FastifyRequest,
+  user: WebUser,
+  profile: Profile,
+  notice?: Notice,
+): string {
   const hasEmail = user.email !== null;
   return renderPage({
     title: 'Account',
@@ -49,6 +65,7 @@ function accountPage(request: FastifyRequest, user: WebUser, notice?: Notice): s
           <dd><code>${user.id}</code></dd>
         </dl>
       </section>
+      ${profileSections(request, profile, user.email)}
       <section class="panel">
         <h2>${hasEmail ? 'Change your password' : 'Set an email and a password'}</h2>
         <form method="post" action="/account/password" class="stacked-form">
@@ -84,13 +101,25 @@ function accountPage(request: FastifyRequest, user: WebUser, notice?: Notice): s
 }
 
 export async function accountRoutes(app: FastifyInstance, options: WebRoutesOptions): Promise<void> {
-  const { logins, sessions } = options.services;
+  const { logins, sessions, profiles } = options.services;
+  const profileOf = async (user: WebUser): Promise<Profile> => {
+    const profile = await profiles.find(user.id);
+    if (!profile) throw new AppError('resource_not_found', 'This account no longer exists.');
+    return profile;
+  };
 
-  app.get('/account', { config: { access: 'page' }, schema: { hide: true } }, async (request, reply) => {
-    const user = requireUser(request, reply);
-    if (!user) return reply;
-    return sendPage(reply, accountPage(request, user));
-  });
+  app.get<{ Querystring: { saved?: string } }>(
+    '/account',
+    { config: { access: 'page' }, schema: { hide: true, querystring: AccountQuery } },
+    async (request, reply) => {
+      const user = requireUser(request, reply);
+      if (!user) return reply;
+      const key = request.query.saved;
+      const saved = key !== undefined && Object.hasOwn(SAVED, key) ? SAVED[key] : undefined;
+      const notice = saved === undefined ? undefined : { kind: 'success' as const, message: saved };
+      return sendPage(reply, accountPage(request, user, await profileOf(user), notice));
+    },
+  );
 
   app.post<{ Body: PasswordForm }>(
     '/account/password',
@@ -110,7 +139,7 @@ export async function accountRoutes(app: FastifyInstance, options: WebRoutesOpti
         if (error.code === 'rate_limit_exceeded') void reply.header('Retry-After', 900);
         return sendPage(
           reply,
-          accountPage(request, user, { kind: 'error', message: error.message }),
+          accountPage(request, user, await profileOf(user), { kind: 'error', message: error.message }),
           STATUS_BY_CODE[error.code],
         );
       }
@@ -118,7 +147,7 @@ export async function accountRoutes(app: FastifyInstance, options: WebRoutesOpti
       if (request.webSessionToken !== null) await sessions.endOthers(user.id, request.webSessionToken);
       return sendPage(
         reply,
-        accountPage(request, updated, {
+        accountPage(request, updated, await profileOf(updated), {
           kind: 'success',
           message: 'Your password is saved. Your other sessions are signed out.',
         }),

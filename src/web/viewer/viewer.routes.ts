@@ -84,6 +84,7 @@ export async function viewerRoutes(app: FastifyInstance, options: WebRoutesOptio
         },
         firstPage: request.query.after === undefined,
         now: services.clock.now(),
+        profile: await services.profiles.find(creatorId),
       });
       return sendPage(
         reply,
@@ -105,7 +106,17 @@ export async function viewerRoutes(app: FastifyInstance, options: WebRoutesOptio
           'Nothing to watch here: this stream or video does not exist, or is not published yet.',
         );
       }
-      return sendPage(reply, watchPage(request, pageInfo(info, services.urls)));
+      const avatar = (await services.profiles.avatars([info.creator.id])).get(info.creator.id) ?? null;
+      return sendPage(
+        reply,
+        watchPage(
+          request,
+          info,
+          pageInfo(info, services.urls),
+          services.urls,
+          avatar && services.urls.pathOf(avatar),
+        ),
+      );
     },
   );
 
