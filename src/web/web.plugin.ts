@@ -24,6 +24,7 @@ import { renderErrorPage, sendPage } from './layout.ts';
 import { csrfHook } from './session/csrf.ts';
 import { flashCookies } from './session/flash.ts';
 import { installSessions, sessionCookies, webSessions, type WebSessions } from './session/session.plugin.ts';
+import { searchRoutes } from './search/search.routes.ts';
 import { viewerRoutes } from './viewer/viewer.routes.ts';
 
 /** The sessions of the site at PUBLIC_URL, shared by the pages, the access check and error pages. */
@@ -75,6 +76,7 @@ export function webPlugin(
       await pages.register(keysRoutes, options);
       await pages.register(dashboardRoutes, options);
       await pages.register(viewerRoutes, options);
+      await pages.register(searchRoutes, options);
     });
   };
 }

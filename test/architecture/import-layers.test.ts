@@ -18,7 +18,7 @@ const LAYERS: string[][] = [
   ['videos', 'channels'],
   ['media'],
   ['live', 'viewers', 'uploads', 'catalogue'],
-  ['ingest', 'simulcast'],
+  ['ingest', 'simulcast', 'search'],
   ['cli', 'web'],
   ['(root)'],
 ];

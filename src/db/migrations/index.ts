@@ -13,6 +13,8 @@ import * as viewerSamples from './2026-11-23-060-viewer-samples.ts';
 import * as uploads from './2026-11-26-001-uploads.ts';
 import * as simulcast from './2026-11-26-002-simulcast.ts';
 import * as videoMediaLocation from './2026-11-26-003-video-media-location.ts';
+import * as search from './2026-11-26-020-search.ts';
+import * as following from './2026-11-26-021-following.ts';
 
 // Migrations run in the order of their names; a new one is a new dated file added here.
 export const migrations: Record<string, Migration> = {
@@ -30,4 +32,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26-001-uploads': uploads,
   '2026-11-26-002-simulcast': simulcast,
   '2026-11-26-003-video-media-location': videoMediaLocation,
+  '2026-11-26-020-search': search,
+  '2026-11-26-021-following': following,
 };
