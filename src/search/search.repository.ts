@@ -13,7 +13,7 @@ import type { BrowsableVideoRow } from '../videos/video-listing.repository.ts';
 import { fts5Query, tsQuery } from './search-terms.ts';
 
 /** The most matches of one kind that are ranked, counted and paged through. */
-export const CANDIDATES = 1000;
+export const CANDIDATES = 200;
 
 export interface ChannelRow {
   id: string;
@@ -48,6 +48,11 @@ async function collect<Row extends { id: string }>(
   return { rows, total };
 }
 
+/** FTS5's bm25 reads statistics of every match: not worth it when no row is returned. */
+function rankedBy(take: number, score: RawBuilder<unknown>): RawBuilder<unknown> {
+  return take === 0 ? sql`0` : score;
+}
+
 export async function searchVideos(db: Db, request: PageRequest): Promise<Hits<BrowsableVideoRow>> {
   const { offset, take } = request;
   const columns = sql`v.id, v.creator_id, v.title, v.category, v.duration_seconds, v.view_count,
@@ -57,7 +62,7 @@ export async function searchVideos(db: Db, request: PageRequest): Promise<Hits<B
     return collect(
       sql<Counted<BrowsableVideoRow>>`
         with hits as (
-          select rowid as doc, bm25(video_search, 10.0, 1.0, 4.0, 4.0) as score from video_search
+          select rowid as doc, ${rankedBy(take, sql`bm25(video_search, 10.0, 1.0, 4.0, 4.0)`)} as score from video_search
           where video_search match ${fts5Query(request.terms)} order by rowid desc limit ${CANDIDATES}
         ), page as (select doc, score from hits order by score, doc desc limit ${take} offset ${offset})
         select c.total, ${columns}
@@ -107,7 +112,7 @@ export async function searchStreams(
     return collect(
       sql<Counted<BrowsableStreamRow>>`
         with hits as (
-          select stream_search.rowid as doc, bm25(stream_search, 10.0, 1.0, 4.0) as score,
+          select stream_search.rowid as doc, ${rankedBy(take, sql`bm25(stream_search, 10.0, 1.0, 4.0)`)} as score,
             t.status = 'live' as live
           from stream_search
           join stream_search_docs d on d.rowid = stream_search.rowid
@@ -158,7 +163,7 @@ export async function searchChannels(db: Db, request: PageRequest): Promise<Hits
     dialectOf(db) === 'sqlite'
       ? sql<Counted<ChannelRow>>`
         with hits as (
-          select rowid as doc, bm25(channel_search) as score from channel_search
+          select rowid as doc, ${rankedBy(take, sql`bm25(channel_search)`)} as score from channel_search
           where channel_search match ${fts5Query(request.terms)} order by rowid desc limit ${CANDIDATES}
         ), page as (select doc, score from hits order by score, doc desc limit ${take} offset ${offset})
         select c.total, ${columns}

@@ -10,6 +10,7 @@ import {
 import type { Db } from '../db/database.ts';
 import type { Clock } from '../shared/clock.ts';
 import { invalidParameter } from '../shared/errors.ts';
+import { LruCache } from '../shared/lru.ts';
 import type { PublicUrls } from '../shared/public-urls.ts';
 import {
   CANDIDATES,
@@ -59,22 +60,47 @@ export function parsePage(value: string | undefined): number {
   return page;
 }
 
+export interface SearchOptions {
+  /**
+   * How long one search's results are reused, as the home page's listing is: the same words
+   * asked again within it (a popular search, a reload) are read once. 0 reads every time.
+   */
+  cacheMs?: number;
+}
+
 export class SearchService {
   private readonly db: Db;
   private readonly clock: Clock;
   private readonly urls: PublicUrls;
+  private readonly cacheMs: number;
+  // Keyed by the words, the kind and the page: bounded, so endless distinct searches cannot grow it.
+  private readonly cache = new LruCache<string, { at: number; results: Promise<SearchResults> }>(512);
 
-  constructor(db: Db, clock: Clock, urls: PublicUrls) {
+  constructor(db: Db, clock: Clock, urls: PublicUrls, options: SearchOptions = {}) {
     this.db = db;
     this.clock = clock;
     this.urls = urls;
+    this.cacheMs = options.cacheMs ?? 1000;
   }
 
   /** Undefined when the text has no word to look for (nothing is asked of the database). */
   async search(query: { text: string; kind: SearchKind; page: number }): Promise<SearchResults | undefined> {
     const terms = searchTerms(query.text);
     if (terms.length === 0) return undefined;
-    const { kind, page } = query;
+    const key = `${query.kind}|${query.page}|${terms.join(' ')}`;
+    const now = performance.now();
+    const cached = this.cache.get(key);
+    if (cached !== undefined && now - cached.at < this.cacheMs) return cached.results;
+    // The promise is cached, not its value: concurrent misses share one read.
+    const results = this.read(terms, query.kind, query.page);
+    if (this.cacheMs > 0) {
+      this.cache.set(key, { at: now, results });
+      results.catch(() => this.cache.delete(key));
+    }
+    return results;
+  }
+
+  private async read(terms: string[], kind: SearchKind, page: number): Promise<SearchResults> {
     // The kind paged through gets a page; the others are only counted (take 0), except in the
     // "all" view, which shows the first few of each.
     const window = (of: Exclude<SearchKind, 'all'>) => ({

@@ -1,8 +1,14 @@
 import type { Kysely } from 'kysely';
 
-// The home page's following feed reads a viewer's active subscriptions; the only index so far
-// leads with the creator (subscriptions_pair), so a viewer's were a full scan.
+// The home page's following feed reads a viewer's active subscriptions (the only index so far
+// led with the creator, so a viewer's were a full scan), then the live streams of those
+// creators (without an index by creator and status, every live stream was read).
 export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createIndex('streams_by_creator_status')
+    .on('streams')
+    .columns(['creator_id', 'status'])
+    .execute();
   await db.schema
     .createIndex('subscriptions_by_viewer')
     .on('subscriptions')
@@ -12,4 +18,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex('subscriptions_by_viewer').execute();
+  await db.schema.dropIndex('streams_by_creator_status').execute();
 }
