@@ -1,7 +1,7 @@
 // The search queries, one per kind and dialect, over the indexes the 2026-11-26-020-search
 // migration keeps by triggers (FTS5 tables on SQLite, tsvector tables with GIN indexes on
 // PostgreSQL). Each query takes the newest CANDIDATES matches (the index's own order: FTS5
-// rowid, or a b-tree on the publication time), ranks those by relevance (bm25, ts_rank) and
+// rowid, or a b-tree on the publication time), ranks those by relevance (titleScore, ts_rank) and
 // returns one page of them with the candidates' count. Bounding the candidates keeps a word
 // that matches most of the catalogue ("live") as cheap as a rare one: ranking and counting
 // never touch more than CANDIDATES rows.
@@ -48,9 +48,17 @@ async function collect<Row extends { id: string }>(
   return { rows, total };
 }
 
-/** FTS5's bm25 reads statistics of every match: not worth it when no row is returned. */
-function rankedBy(take: number, score: RawBuilder<unknown>): RawBuilder<unknown> {
-  return take === 0 ? sql`0` : score;
+/**
+ * SQLite's relevance: how many of the words the title holds (then the newest first). FTS5's
+ * bm25 would read statistics of every match of each prefix before returning a row: 5 to 40 ms
+ * for a word most of 100,000 items have, against well under 1 ms for this over 200 rows.
+ * SQLite's lower() folds ASCII only, so a capital outside it only costs a title its place.
+ */
+function titleScore(terms: readonly string[], title: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql.join(
+    terms.map((term) => sql`(instr(lower(${title}), ${term}) > 0)`),
+    sql` + `,
+  );
 }
 
 export async function searchVideos(db: Db, request: PageRequest): Promise<Hits<BrowsableVideoRow>> {
@@ -58,20 +66,22 @@ export async function searchVideos(db: Db, request: PageRequest): Promise<Hits<B
   const columns = sql`v.id, v.creator_id, v.title, v.category, v.duration_seconds, v.view_count,
     v.published_at, u.name as creator_name`;
   if (dialectOf(db) === 'sqlite') {
-    // Title 10, description 1, tags 4, creator name 4.
     return collect(
       sql<Counted<BrowsableVideoRow>>`
         with hits as (
-          select rowid as doc, ${rankedBy(take, sql`bm25(video_search, 10.0, 1.0, 4.0, 4.0)`)} as score from video_search
+          select rowid as doc from video_search
           where video_search match ${fts5Query(request.terms)} order by rowid desc limit ${CANDIDATES}
-        ), page as (select doc, score from hits order by score, doc desc limit ${take} offset ${offset})
+        ), page as (
+          select h.doc, d.item_id, ${titleScore(request.terms, sql`v.title`)} as score
+          from hits h join video_search_docs d on d.rowid = h.doc join videos v on v.id = d.item_id
+          order by score desc, h.doc desc limit ${take} offset ${offset}
+        )
         select c.total, ${columns}
         from (select count(*) as total from hits) c
         left join page p on 1 = 1
-        left join video_search_docs d on d.rowid = p.doc
-        left join videos v on v.id = d.item_id and v.privacy = 'public' and v.published_at is not null
+        left join videos v on v.id = p.item_id and v.privacy = 'public' and v.published_at is not null
         left join users u on u.id = v.creator_id
-        order by p.score, p.doc desc`,
+        order by p.score desc, p.doc desc`,
       db,
     );
   }
@@ -112,7 +122,7 @@ export async function searchStreams(
     return collect(
       sql<Counted<BrowsableStreamRow>>`
         with hits as (
-          select stream_search.rowid as doc, ${rankedBy(take, sql`bm25(stream_search, 10.0, 1.0, 4.0)`)} as score,
+          select stream_search.rowid as doc, ${titleScore(request.terms, sql`t.title`)} as score,
             t.status = 'live' as live
           from stream_search
           join stream_search_docs d on d.rowid = stream_search.rowid
@@ -120,7 +130,7 @@ export async function searchStreams(
           where stream_search match ${fts5Query(request.terms)} and ${shown}
           order by stream_search.rowid desc limit ${CANDIDATES}
         ), page as (
-          select doc, score, live from hits order by live desc, score, doc desc limit ${take} offset ${offset}
+          select doc, score, live from hits order by live desc, score desc, doc desc limit ${take} offset ${offset}
         )
         select c.total, ${columns}
         from (select count(*) as total from hits) c
@@ -128,7 +138,7 @@ export async function searchStreams(
         left join stream_search_docs d on d.rowid = p.doc
         left join streams t on t.id = d.item_id
         left join users u on u.id = t.creator_id
-        order by p.live desc, p.score, p.doc desc`,
+        order by p.live desc, p.score desc, p.doc desc`,
       db,
     );
   }
@@ -163,15 +173,15 @@ export async function searchChannels(db: Db, request: PageRequest): Promise<Hits
     dialectOf(db) === 'sqlite'
       ? sql<Counted<ChannelRow>>`
         with hits as (
-          select rowid as doc, ${rankedBy(take, sql`bm25(channel_search)`)} as score from channel_search
+          select rowid as doc from channel_search
           where channel_search match ${fts5Query(request.terms)} order by rowid desc limit ${CANDIDATES}
-        ), page as (select doc, score from hits order by score, doc desc limit ${take} offset ${offset})
+        ), page as (select doc from hits order by doc desc limit ${take} offset ${offset})
         select c.total, ${columns}
         from (select count(*) as total from hits) c
         left join page p on 1 = 1
         left join channel_search_docs d on d.rowid = p.doc
         left join users u on u.id = d.item_id
-        order by p.score, p.doc desc`
+        order by p.doc desc`
       : sql<Counted<ChannelRow>>`
         with hits as (
           select id, created_at, name from users
