@@ -11,7 +11,8 @@
 //   npm run bench -- --deliveries      the webhook delivery bench only (bench/deliveries.ts)
 //   npm run bench -- --media           the media origin against nginx only (bench/media.ts;
 //                                      needs ffmpeg and nginx)
-//   npm run bench -- --pages           the web app's pages only (bench/pages.ts): home and the
+//   npm run bench -- --pages           the web app's pages only (bench/pages.ts): home (with a
+//                                      following feed too), search and the
 //                                      creator's streams page, signed in, 20 sessions
 //   npm run bench -- --edge            deploy/nginx-edge.conf in front of a live stream with 2,000
 //                                      simulated HLS viewers (bench/edge.ts; needs ffmpeg and nginx)

@@ -5,9 +5,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { APP_PAGE_CSP } from './csp.ts';
 import { html, type SafeHtml } from './html.ts';
 import { csrfField } from './session/csrf.ts';
+import { MAX_QUERY_LENGTH as SEARCH_MAX_LENGTH } from '../search/search-terms.ts';
 
 export type Section =
-  'home' | 'dashboard' | 'streams' | 'videos' | 'ingest' | 'keys' | 'webhooks' | 'account';
+  'home' | 'search' | 'dashboard' | 'streams' | 'videos' | 'ingest' | 'keys' | 'webhooks' | 'account';
 
 export interface Page {
   title: string;
@@ -20,6 +21,8 @@ export interface Page {
   /** Extra elements for the document's head (a watch page's Open Graph tags). */
   meta?: SafeHtml;
   section?: Section;
+  /** What the header's search box holds (the search page's own query). */
+  searchText?: string;
 }
 
 const DASHBOARD_LINKS: { section: Section; href: string; label: string }[] = [
@@ -37,6 +40,24 @@ function current(page: Page, section: Section): SafeHtml | undefined {
 /** The first letter of a name, for the account link's circle. */
 function initialOf(name: string): string {
   return (Array.from(name.trim())[0] ?? '?').toUpperCase();
+}
+
+/** The search box every page's header has: a plain GET form, so it works without script. */
+function searchBox(page: Page): SafeHtml {
+  return html`<form class="site-search" role="search" action="/search" method="get">
+    <label class="visually-hidden" for="site-search-q">Search streams, videos and channels</label>
+    <input
+      type="search"
+      id="site-search-q"
+      name="q"
+      value="${page.searchText ?? ''}"
+      placeholder="Search"
+      maxlength="${SEARCH_MAX_LENGTH}"
+      autocomplete="off"
+      enterkeyhint="search"
+    />
+    <button type="submit" class="site-search-button">Search</button>
+  </form>`;
 }
 
 function navigation(page: Page): SafeHtml {
@@ -85,6 +106,7 @@ function navigation(page: Page): SafeHtml {
         <li><a href="/" ${current(page, 'home')}>Home</a></li>
         ${dashboard}
       </ul>
+      ${searchBox(page)}
       <div class="nav-account">${account}</div>
     </nav>
     ${sections}

@@ -26,6 +26,7 @@ import { csrfHook } from './session/csrf.ts';
 import { flashCookies } from './session/flash.ts';
 import { installSessions, sessionCookies, webSessions, type WebSessions } from './session/session.plugin.ts';
 import { shareRoutes } from './share/share.routes.ts';
+import { searchRoutes } from './search/search.routes.ts';
 import { viewerRoutes } from './viewer/viewer.routes.ts';
 
 /** The sessions of the site at PUBLIC_URL, shared by the pages, the access check and error pages. */
@@ -81,6 +82,7 @@ export function webPlugin(
       await pages.register(keysRoutes, options);
       await pages.register(dashboardRoutes, options);
       await pages.register(viewerRoutes, options);
+      await pages.register(searchRoutes, options);
     });
   };
 }

@@ -19,7 +19,7 @@ const LAYERS: string[][] = [
   ['videos', 'channels'],
   ['media'],
   ['live', 'viewers', 'uploads', 'catalogue'],
-  ['ingest', 'simulcast'],
+  ['ingest', 'simulcast', 'search'],
   ['cli', 'web', 'observability'],
   ['(root)'],
 ];

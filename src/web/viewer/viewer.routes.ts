@@ -11,7 +11,7 @@ import { requireUser, safeNext } from '../session/guards.ts';
 import { type WebRoutesOptions } from '../web-options.ts';
 import { channelPath } from './cards.ts';
 import { channelBody } from './channel.page.ts';
-import { homeBody } from './home.page.ts';
+import { followingSection, homeBody, homePage } from './home.page.ts';
 import { watchPage } from './watch.page.ts';
 
 // Pages tolerate query parameters they do not know (a shared link may carry some).
@@ -58,7 +58,22 @@ export async function viewerRoutes(app: FastifyInstance, options: WebRoutesOptio
         });
         homeBodies.set(listing, body);
       }
-      return sendPage(reply, renderPage({ title: 'Home', request, body, section: 'home', styles: STYLES }));
+      // A signed-in viewer's feed heads the first page of everything (not a category's page).
+      const viewer = request.webUser;
+      const following =
+        viewer !== null && category === undefined && request.query.after === undefined
+          ? followingSection(await catalogue.following(viewer.id))
+          : null;
+      return sendPage(
+        reply,
+        renderPage({
+          title: 'Home',
+          request,
+          body: homePage(category, following, body),
+          section: 'home',
+          styles: STYLES,
+        }),
+      );
     },
   );
 
