@@ -40,6 +40,16 @@ export interface Config {
   simulcast: SimulcastConfig;
   /** SIGNUPS: whether anyone may create an account on the sign-up page (else only the CLI). */
   signups: 'open' | 'closed';
+  chat: ChatConfig;
+}
+
+export interface ChatConfig {
+  /** CHAT_PLATFORM_FILTER: refuse messages with slurs (the `obscenity` English list); on unless off. */
+  platformFilter: boolean;
+  /** CHAT_CONNECTIONS_PER_ADDRESS: chat sockets one client address may hold open per process. */
+  connectionsPerAddress: number;
+  /** CHAT_MUTE_SECONDS: how long a user or address that floods the chat is muted. */
+  muteSeconds: number;
 }
 
 export interface MediaConfig {
@@ -436,6 +446,12 @@ export function loadConfig(env: Env = process.env): Config {
 
   const signups = read.oneOf('SIGNUPS', ['open', 'closed'] as const, 'open');
 
+  const chat: ChatConfig = {
+    platformFilter: read.boolean('CHAT_PLATFORM_FILTER', true),
+    connectionsPerAddress: read.integer('CHAT_CONNECTIONS_PER_ADDRESS', 20, 1, 1_000_000),
+    muteSeconds: read.integer('CHAT_MUTE_SECONDS', 10, 1, 3600),
+  };
+
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return {
     port,
@@ -458,5 +474,6 @@ export function loadConfig(env: Env = process.env): Config {
     uploads,
     simulcast,
     signups,
+    chat,
   };
 }

@@ -49,6 +49,7 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
     rateLimitPerIp: config.rateLimitPerIp,
     trustProxy: config.trustProxy,
     http: config.http,
+    chat: config.chat,
     logger,
     plugins: [
       mediaPlugin({

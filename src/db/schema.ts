@@ -21,6 +21,14 @@ import type { WebSessionTable } from '../accounts/session.table.ts';
 import type { StorageQuotaColumns, UploadTable } from '../uploads/upload.table.ts';
 import type { MediaJobTable } from '../jobs/job.table.ts';
 import type { SimulcastTargetTable } from '../simulcast/simulcast-target.table.ts';
+import type {
+  ChatChannelTable,
+  ChatMessageTable,
+  ChatModerationActionTable,
+  ChatModeratorTable,
+  ChatRestrictionTable,
+  ChatRoomTable,
+} from '../chat/chat.table.ts';
 
 export interface Tables {
   users: UserTable & UserLoginColumns & StorageQuotaColumns;
@@ -43,4 +51,10 @@ export interface Tables {
   uploads: UploadTable;
   media_jobs: MediaJobTable;
   simulcast_targets: SimulcastTargetTable;
+  chat_rooms: ChatRoomTable;
+  chat_messages: ChatMessageTable;
+  chat_moderators: ChatModeratorTable;
+  chat_restrictions: ChatRestrictionTable;
+  chat_channels: ChatChannelTable;
+  chat_moderation_actions: ChatModerationActionTable;
 }

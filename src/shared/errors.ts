@@ -45,7 +45,12 @@ export type ErrorCode =
   | 'csrf_failed'
   | 'invalid_credentials'
   | 'email_taken'
-  | 'signups_closed';
+  | 'signups_closed'
+  // Live chat (src/chat/): why a message was refused.
+  | 'chat_banned'
+  | 'chat_timed_out'
+  | 'chat_followers_only'
+  | 'chat_not_allowed';
 
 export class AppError extends Error {
   readonly code: ErrorCode;

@@ -17,7 +17,7 @@ const LAYERS: string[][] = [
   ['transcode', 'streams', 'idempotency', 'webhooks', 'subscriptions'],
   ['videos', 'channels'],
   ['media'],
-  ['live', 'viewers', 'uploads', 'catalogue'],
+  ['live', 'viewers', 'uploads', 'catalogue', 'chat'],
   ['ingest', 'simulcast'],
   ['cli', 'web'],
   ['(root)'],
