@@ -13,6 +13,8 @@ export interface ConnectOptions {
   after?: number;
   /** The Origin header (none unless given, as a non-browser client). */
   origin?: string;
+  /** The client's address as a trusted proxy names it (X-Forwarded-For, with TRUST_PROXY). */
+  forwardedFor?: string;
 }
 
 export class ChatClient {
@@ -27,6 +29,7 @@ export class ChatClient {
     if (options.after !== undefined) url.searchParams.set('after', String(options.after));
     const headers: Record<string, string> = {};
     if (options.cookie !== undefined) headers.cookie = options.cookie;
+    if (options.forwardedFor !== undefined) headers['x-forwarded-for'] = options.forwardedFor;
     this.socket = new WebSocket(url, {
       headers,
       ...(options.origin === undefined ? {} : { origin: options.origin }),
