@@ -69,8 +69,10 @@ for (const dialect of DIALECTS) {
       );
       const created = await app.events('chat_message.created');
       assert.equal(created.length, 5);
-      assert.equal(created[0]?.account_id, creator.userId);
-      assert.equal(created[0]?.data.text, 'hi 1');
+      const [firstEvent] = created;
+      assert.ok(firstEvent);
+      assert.equal(firstEvent.account_id, creator.userId);
+      assert.equal(firstEvent.data.text, 'hi 1');
       const deletedEvents = await app.events('chat_message.deleted');
       assert.deepEqual(
         deletedEvents.map((e) => [e.data.id, e.data.deleted_by]),
