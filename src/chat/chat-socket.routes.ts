@@ -43,6 +43,11 @@ interface Incoming {
   type?: unknown;
   text?: unknown;
   nonce?: unknown;
+  /** delete: the message's id. */
+  id?: unknown;
+  /** timeout: whom, and for how long. */
+  user_id?: unknown;
+  seconds?: unknown;
 }
 
 export function chatSocketRoutes(options: ChatSocketOptions): (app: FastifyInstance) => Promise<void> {
@@ -159,6 +164,81 @@ export function chatSocketRoutes(options: ChatSocketOptions): (app: FastifyInsta
           socket.close(1011, 'could not join the room');
         });
 
+        // What a signed-in user asks of the chat (post, delete, timeout), each checked against
+        // their session again and answered by its nonce.
+        const act = (nonce: string | null, work: (userId: string) => Promise<object>) => {
+          if (inFlight >= POSTS_IN_FLIGHT) {
+            send({
+              type: 'error',
+              code: 'rate_limit_exceeded',
+              message: 'Wait for your last message to be sent.',
+              nonce,
+            });
+            return;
+          }
+          inFlight++;
+          void joined
+            .then(async () => {
+              const user = await options.userOf(cookie);
+              if (user === undefined) {
+                throw new AppError('authentication_required', 'Sign in to chat (your session has ended).');
+              }
+              send({ ...(await work(user.id)), nonce });
+            })
+            .catch((error: unknown) => {
+              if (error instanceof AppError) {
+                send({ type: 'error', code: error.code, message: error.message, nonce });
+              } else {
+                options.logger.error({ err: error, streamId }, 'chat action failed');
+                send({
+                  type: 'error',
+                  code: 'internal_error',
+                  message: 'That did not work; try again.',
+                  nonce,
+                });
+              }
+            })
+            .finally(() => {
+              inFlight--;
+            });
+        };
+        const moderate = (incoming: Incoming) => {
+          const nonce =
+            typeof incoming.nonce === 'string' && incoming.nonce.length <= 64 ? incoming.nonce : null;
+          if (incoming.type === 'delete') {
+            const id = incoming.id;
+            if (typeof id !== 'string' || id.length > 64) {
+              send({
+                type: 'error',
+                code: 'parameter_invalid',
+                message: 'A delete names a message `id`.',
+                nonce,
+              });
+              return;
+            }
+            act(nonce, async (userId) => {
+              await chat.deleteMessage(streamId, id, userId);
+              return { type: 'done' };
+            });
+            return;
+          }
+          const target = incoming.user_id;
+          const seconds = incoming.seconds;
+          if (typeof target !== 'string' || target.length > 64 || typeof seconds !== 'number') {
+            send({
+              type: 'error',
+              code: 'parameter_invalid',
+              message: 'A timeout names a `user_id` and `seconds`.',
+              nonce,
+            });
+            return;
+          }
+          act(nonce, async (userId) => {
+            await chat.timeout(streamId, userId, target, seconds, null);
+            return { type: 'done' };
+          });
+        };
+
         socket.on('message', (data, isBinary) => {
           const now = Date.now();
           tokens = Math.min(FRAMES_PER_SECOND * 2, tokens + ((now - refilledAt) / 1000) * FRAMES_PER_SECOND);
@@ -192,8 +272,12 @@ export function chatSocketRoutes(options: ChatSocketOptions): (app: FastifyInsta
             send({ type: 'pong' });
             return;
           }
+          if (incoming.type === 'delete' || incoming.type === 'timeout') {
+            moderate(incoming);
+            return;
+          }
           if (incoming.type !== 'post') {
-            bad('parameter_invalid', 'A frame\'s type is "post" or "ping".');
+            bad('parameter_invalid', 'A frame\'s type is "post", "delete", "timeout" or "ping".');
             return;
           }
           const nonce =
@@ -202,41 +286,11 @@ export function chatSocketRoutes(options: ChatSocketOptions): (app: FastifyInsta
             bad('parameter_invalid', 'A post has a `text` string.', nonce);
             return;
           }
-          if (inFlight >= POSTS_IN_FLIGHT) {
-            send({
-              type: 'error',
-              code: 'rate_limit_exceeded',
-              message: 'Wait for your last message to be sent.',
-              nonce,
-            });
-            return;
-          }
-          inFlight++;
           const text = incoming.text;
-          void joined
-            .then(async () => {
-              const user = await options.userOf(cookie);
-              if (user === undefined)
-                throw new AppError('authentication_required', 'Sign in to chat (your session has ended).');
-              const message = await chat.post({ streamId, userId: user.id, address, text });
-              send({ type: 'posted', nonce, id: message.id, seq: message.seq });
-            })
-            .catch((error: unknown) => {
-              if (error instanceof AppError) {
-                send({ type: 'error', code: error.code, message: error.message, nonce });
-              } else {
-                options.logger.error({ err: error, streamId }, 'chat post failed');
-                send({
-                  type: 'error',
-                  code: 'internal_error',
-                  message: 'The message could not be sent; try again.',
-                  nonce,
-                });
-              }
-            })
-            .finally(() => {
-              inFlight--;
-            });
+          act(nonce, async (userId) => {
+            const message = await chat.post({ streamId, userId, address, text });
+            return { type: 'posted', id: message.id, seq: message.seq };
+          });
         });
       },
     );
