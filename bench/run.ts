@@ -25,6 +25,9 @@
 //   npm run bench -- --scale           scale-out only: 1 and 2 API processes and workers on
 //                                      PostgreSQL + Redis (bench/scale.ts; needs TEST_POSTGRES_URL
 //                                      and TEST_REDIS_URL)
+//   npm run bench -- --chat            live chat only (bench/chat.ts): 1,000 WebSocket clients, 20
+//                                      messages/s for 60 s, on 1 and then 2 API processes
+//                                      (PostgreSQL + Redis; TEST_POSTGRES_URL, TEST_REDIS_URL)
 //   npm run bench -- --profile         also writes a CPU profile of the service to .bench/profiles
 //   npm run bench -- --only detail,creator
 //                                      some of the API scenarios (detail, creator, lists, depth, create)
@@ -62,6 +65,7 @@ import { measureLatency } from './latency.ts';
 import { benchMedia } from './media.ts';
 import { benchPages } from './pages.ts';
 import { benchScale } from './scale.ts';
+import { benchChat } from './chat.ts';
 import { benchUploads } from './uploads.ts';
 import { benchSimulcast } from './simulcast.ts';
 import { seedDatabase } from './seed.ts';
@@ -98,6 +102,7 @@ const { values: flags } = parseArgs({
     pages: { type: 'boolean', default: false },
     edge: { type: 'boolean', default: false },
     scale: { type: 'boolean', default: false },
+    chat: { type: 'boolean', default: false },
     uploads: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     // A comma-separated subset of the API scenarios, for quick iterations.
@@ -434,6 +439,10 @@ async function benchLatency(): Promise<boolean> {
 
 if (flags.scale) {
   log(JSON.stringify(await benchScale({ quick: flags.quick }), null, 2));
+} else if (flags.chat) {
+  const figures = await benchChat({ quick: flags.quick });
+  log(JSON.stringify(figures, null, 2));
+  passed = figures.every((f) => f.met);
 } else if (flags.media) {
   passed = await benchMedia({
     quick: flags.quick,
