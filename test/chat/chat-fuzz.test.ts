@@ -37,7 +37,7 @@ function hostileFrame(rng: Rng): string | Buffer {
     case 4:
       return JSON.stringify({
         type: rng.pick(['post', 'delete', 'timeout', 'ping', 'PoSt', '__proto__']),
-        text: rng.pick([1e309, -1, {}, [], null]),
+        text: rng.pick([Number.POSITIVE_INFINITY, -1, {}, [], null]),
       });
     case 5:
       return JSON.stringify({
