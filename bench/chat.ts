@@ -83,11 +83,11 @@ function connect(origin: string, streamId: string, index: number, cookie?: strin
         message?: { seq: number; text: string };
       };
       if (frame.type === 'hello') resolve();
-      if (frame.type === 'error')
-        errors.set(
-          String((frame as { code?: string }).code),
-          (errors.get(String((frame as { code?: string }).code)) ?? 0) + 1,
-        );
+      if (frame.type === 'error') {
+        const refusal = frame as { code?: string; message?: unknown };
+        const why = `${String(refusal.code)}: ${String(refusal.message).slice(0, 60)}`;
+        errors.set(why, (errors.get(why) ?? 0) + 1);
+      }
       if (frame.type === 'message' && frame.message) {
         client.seqs.push(frame.message.seq);
         const sentAt = Number(frame.message.text.split(' ')[1]);

@@ -74,8 +74,8 @@ const HIT = `
 local now = tonumber(ARGV[1])
 local muted = 0
 for i = 2, #KEYS, 2 do
-  local until = tonumber(redis.call('GET', KEYS[i]) or '0')
-  if until > now and until > muted then muted = until end
+  local ends = tonumber(redis.call('GET', KEYS[i]) or '0')
+  if ends > now and ends > muted then muted = ends end
 end
 if muted > 0 then return muted end
 for i = 1, #KEYS, 2 do
@@ -99,7 +99,11 @@ export class RedisChatFlood implements ChatFlood {
   private failing = false;
 
   constructor(url: string, clock: Clock, muteMs: number, logger: Pick<Logger, 'warn' | 'info'>) {
-    const connection = connectFailFast(url, { connectionName: 'tributary-chat-flood' });
+    // A longer command timeout than the HTTP limits': a timeout fails open to this process's count.
+    const connection = connectFailFast(url, {
+      connectionName: 'tributary-chat-flood',
+      commandTimeoutMs: 2_000,
+    });
     this.redis = connection.redis;
     this.firstConnection = connection.firstConnection;
     this.fallback = new MemoryChatFlood(clock, muteMs);

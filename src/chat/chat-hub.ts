@@ -11,6 +11,13 @@ import type { ChatEvent } from './chat-bus.ts';
 import type { ChatMessage } from './chat.serializer.ts';
 import type { ChatService } from './chat.service.ts';
 
+/**
+ * How long a message that arrived ahead of a missing number waits for it on the bus (posts on
+ * several processes publish in any order) before the missing ones are read from the database.
+ */
+export const GAP_WAIT_MS = 250;
+const MAX_AHEAD = 1000;
+
 /** Unsent bytes a socket may hold before it is dropped as a slow reader. */
 export const SEND_BUFFER_LIMIT = 256 * 1024;
 
@@ -40,6 +47,9 @@ class Room {
   lastSeq = 0;
   /** Messages and deletions wait their turn here. */
   chain: Promise<void> = Promise.resolve();
+  /** Messages that arrived ahead of a missing number, by number. */
+  readonly ahead = new Map<number, ChatMessage>();
+  gapTimer: ReturnType<typeof setTimeout> | undefined;
   ready: Promise<void>;
   constructor(ready: Promise<void>) {
     this.ready = ready;
@@ -111,6 +121,7 @@ export class ChatHub {
   close(): void {
     this.unsubscribe();
     for (const room of this.rooms.values()) {
+      this.clearGap(room);
       for (const viewer of room.viewers) viewer.socket.close(1001, 'server shutting down');
     }
     this.rooms.clear();
@@ -170,15 +181,45 @@ export class ChatHub {
     }
   }
 
-  private async deliverMessage(streamId: string, room: Room, message: ChatMessage): Promise<void> {
-    if (message.seq <= room.lastSeq) return;
+  private deliverMessage(streamId: string, room: Room, message: ChatMessage): Promise<void> {
+    if (message.seq <= room.lastSeq) return Promise.resolve();
     if (message.seq > room.lastSeq + 1) {
-      // Some message between was missed (or is still on its way): the database has it, since
-      // a message commits only after every one before it.
-      const missing = await this.chat.between(streamId, room.lastSeq, message.seq - 1);
-      for (const earlier of missing) this.pass(room, earlier);
+      // Some message between is still on its way (or was lost): wait a little for it, then read
+      // what is still missing from the database, since a message commits only after every one
+      // before it.
+      room.ahead.set(message.seq, message);
+      if (room.ahead.size >= MAX_AHEAD) return this.fillGap(streamId, room);
+      room.gapTimer ??= setTimeout(() => {
+        void this.enqueue(room, () => this.fillGap(streamId, room));
+      }, GAP_WAIT_MS);
+      return Promise.resolve();
     }
     this.pass(room, message);
+    for (let next = room.ahead.get(room.lastSeq + 1); next; next = room.ahead.get(room.lastSeq + 1)) {
+      room.ahead.delete(next.seq);
+      this.pass(room, next);
+    }
+    if (room.ahead.size === 0) this.clearGap(room);
+    return Promise.resolve();
+  }
+
+  private async fillGap(streamId: string, room: Room): Promise<void> {
+    this.clearGap(room);
+    if (room.ahead.size === 0) return;
+    const upTo = Math.max(...room.ahead.keys());
+    const missing = await this.chat.between(streamId, room.lastSeq, upTo);
+    const all = new Map<number, ChatMessage>(room.ahead);
+    for (const found of missing) if (!all.has(found.seq)) all.set(found.seq, found);
+    room.ahead.clear();
+    for (const seq of [...all.keys()].sort((a, b) => a - b)) {
+      const found = all.get(seq);
+      if (found) this.pass(room, found);
+    }
+  }
+
+  private clearGap(room: Room): void {
+    if (room.gapTimer !== undefined) clearTimeout(room.gapTimer);
+    room.gapTimer = undefined;
   }
 
   private pass(room: Room, message: ChatMessage): void {
