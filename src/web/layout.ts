@@ -7,7 +7,7 @@ import { html, type SafeHtml } from './html.ts';
 import { csrfField } from './session/csrf.ts';
 
 export type Section =
-  'home' | 'dashboard' | 'streams' | 'videos' | 'ingest' | 'keys' | 'webhooks' | 'account';
+  'home' | 'dashboard' | 'streams' | 'videos' | 'ingest' | 'keys' | 'webhooks' | 'chat' | 'account';
 
 export interface Page {
   title: string;
@@ -28,6 +28,7 @@ const DASHBOARD_LINKS: { section: Section; href: string; label: string }[] = [
   { section: 'ingest', href: '/dashboard/ingest', label: 'Channel' },
   { section: 'keys', href: '/dashboard/keys', label: 'API keys' },
   { section: 'webhooks', href: '/dashboard/webhooks', label: 'Webhooks' },
+  { section: 'chat', href: '/dashboard/chat', label: 'Chat' },
 ];
 
 function current(page: Page, section: Section): SafeHtml | undefined {
