@@ -29,6 +29,9 @@
 //   npm run bench -- --storage         VOD segments through the origin from the object store (a
 //                                      real Ceph RADOS Gateway) against local disk, as a ratio
 //                                      (bench/storage.ts; needs radosgw ceph-mon ceph-osd)
+//   npm run bench -- --chat            live chat only (bench/chat.ts): 1,000 WebSocket clients, 20
+//                                      messages/s for 60 s, on 1 and then 2 API processes
+//                                      (PostgreSQL + Redis; TEST_POSTGRES_URL, TEST_REDIS_URL)
 //   npm run bench -- --profile         also writes a CPU profile of the service to .bench/profiles
 //   npm run bench -- --no-metrics      the service without its Prometheus endpoint (on otherwise)
 //   npm run bench -- --only detail,creator
@@ -69,6 +72,7 @@ import { measureLatency } from './latency.ts';
 import { benchMedia } from './media.ts';
 import { benchPages } from './pages.ts';
 import { benchScale } from './scale.ts';
+import { benchChat } from './chat.ts';
 import { benchUploads } from './uploads.ts';
 import { benchStorage } from './storage.ts';
 import { benchSimulcast } from './simulcast.ts';
@@ -106,6 +110,7 @@ const { values: flags } = parseArgs({
     pages: { type: 'boolean', default: false },
     edge: { type: 'boolean', default: false },
     scale: { type: 'boolean', default: false },
+    chat: { type: 'boolean', default: false },
     uploads: { type: 'boolean', default: false },
     storage: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
@@ -481,6 +486,10 @@ async function benchLatency(): Promise<boolean> {
 
 if (flags.scale) {
   log(JSON.stringify(await benchScale({ quick: flags.quick }), null, 2));
+} else if (flags.chat) {
+  const figures = await benchChat({ quick: flags.quick });
+  log(JSON.stringify(figures, null, 2));
+  passed = figures.every((f) => f.met);
 } else if (flags.media) {
   passed = await benchMedia({
     quick: flags.quick,

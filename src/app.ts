@@ -42,6 +42,12 @@ import { webhookManagementRoutes } from './webhooks/webhook-management.routes.ts
 import { deliveryLogRoutes } from './webhooks/delivery-log.routes.ts';
 import { createWebSessions, errorPages, webPlugin } from './web/web.plugin.ts';
 import { recordHttpRequest } from './metrics/process-metrics.ts';
+import { sessionUserOf } from './web/session/session.plugin.ts';
+import { chatRoutes } from './chat/chat.routes.ts';
+import { chatSocketRoutes } from './chat/chat-socket.routes.ts';
+import { ChatHub } from './chat/chat-hub.ts';
+import { CHAT_DEFAULTS } from './chat/chat-realtime.ts';
+import type { ChatConfig } from './config.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -69,6 +75,8 @@ export interface AppOptions {
   plugins?: ((app: FastifyInstance) => Promise<void>)[];
   /** Slow-client and connection limits; the configuration's defaults for any not given. */
   http?: Partial<HttpLimitsConfig>;
+  /** Chat sockets per address (CHAT_CONNECTIONS_PER_ADDRESS) and the slow-reader bound. */
+  chat?: Partial<Pick<ChatConfig, 'connectionsPerAddress'>> & { sendBufferLimit?: number | undefined };
 }
 
 // Methods whose bodies Fastify never reads: one sent anyway is refused, not ignored.
@@ -273,11 +281,25 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         management: services.webhookManagement,
         cursors: services.cursors,
       });
+      await v1.register(chatRoutes, { chat: services.chat, cursors: services.cursors });
     },
     { prefix: '/v1' },
   );
   // Uploads' bytes (tus), outside /v1: the URL is the credential, not an API key.
   await app.register(tusRoutes({ uploads: services.uploads, clock: services.clock, logger: options.logger }));
+  // The watch pages' chat sockets (src/chat/), signed in by the web app's session cookie.
+  const chatHub = new ChatHub(services.chat, app.log, options.chat?.sendBufferLimit);
+  app.decorate('chatHub', chatHub);
+  await app.register(
+    chatSocketRoutes({
+      hub: chatHub,
+      chat: services.chat,
+      userOf: sessionUserOf(services.sessions, webSessions.cookies),
+      publicOrigin: services.urls.origin,
+      connectionsPerAddress: options.chat?.connectionsPerAddress ?? CHAT_DEFAULTS.connectionsPerAddress,
+      logger: app.log,
+    }),
+  );
   // The web app's pages and the assets of every page (the watch pages' too).
   await app.register(webPlugin(services, webSessions));
   for (const plugin of options.plugins ?? []) await app.register(plugin);

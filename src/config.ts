@@ -42,6 +42,7 @@ export interface Config {
   signups: 'open' | 'closed';
   /** The Prometheus endpoint (src/observability/); undefined when METRICS_PORT is unset. */
   metrics: MetricsConfig | undefined;
+  chat: ChatConfig;
 }
 
 export interface MetricsConfig {
@@ -51,6 +52,15 @@ export interface MetricsConfig {
   host: string;
   /** METRICS_TOKEN: when set, scrapes must send `Authorization: Bearer <token>`. */
   token: string | undefined;
+}
+
+export interface ChatConfig {
+  /** CHAT_PLATFORM_FILTER: refuse messages with slurs (the `obscenity` English list); on unless off. */
+  platformFilter: boolean;
+  /** CHAT_CONNECTIONS_PER_ADDRESS: chat sockets one client address may hold open per process. */
+  connectionsPerAddress: number;
+  /** CHAT_MUTE_SECONDS: how long a user or address that floods the chat is muted. */
+  muteSeconds: number;
 }
 
 export interface MediaConfig {
@@ -460,6 +470,11 @@ export function loadConfig(env: Env = process.env): Config {
     if (!isLoopback(metrics.host) && metrics.token === undefined)
       read.problems.push(`METRICS_HOST ${metrics.host} is not loopback: set METRICS_TOKEN too`);
   }
+  const chat: ChatConfig = {
+    platformFilter: read.boolean('CHAT_PLATFORM_FILTER', true),
+    connectionsPerAddress: read.integer('CHAT_CONNECTIONS_PER_ADDRESS', 20, 1, 1_000_000),
+    muteSeconds: read.integer('CHAT_MUTE_SECONDS', 10, 1, 3600),
+  };
 
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return {
@@ -484,6 +499,7 @@ export function loadConfig(env: Env = process.env): Config {
     simulcast,
     signups,
     metrics,
+    chat,
   };
 }
 

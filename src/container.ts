@@ -6,7 +6,10 @@ import { SessionService } from './accounts/session.service.ts';
 import type { ScryptCost } from './accounts/password.ts';
 import { ChannelKeyService } from './channels/channel-key.service.ts';
 import { NextStream } from './channels/next-stream.ts';
+import { createChatService } from './chat/chat-realtime.ts';
+import type { ChatService } from './chat/chat.service.ts';
 import {
+  type ChatConfig,
   DEFAULT_WEBHOOK_HISTORY_DAYS,
   loadConfig,
   type Config,
@@ -83,6 +86,8 @@ export interface Services {
   simulcastKeys: SimulcastKeys;
   /** MEDIA_STORAGE=s3: the object store videos' media moves to; undefined with local storage. */
   objectStore: MediaStorage | undefined;
+  /** Live chat: its rules, and the bus its events reach every API process by (src/chat/). */
+  chat: ChatService;
 }
 
 /** CHANNEL_KEY_WINDOW_HOURS's default, for callers whose ingest configuration gives none. */
@@ -107,6 +112,9 @@ export function createServices(
        * runtime, src/runtime.ts); absent with local storage, where media stays on disk.
        */
       objectStore?: MediaStorage | undefined;
+      /** REDIS_URL: chat events and flood limits are shared through it (src/chat/). */
+      redisUrl?: string | undefined;
+      chat?: Partial<ChatConfig>;
     },
   database: DatabaseHandle,
   secretKey: Buffer,
@@ -189,6 +197,11 @@ export function createServices(
     }),
     simulcastKeys,
     objectStore: config.objectStore,
+    chat: createChatService(db, clock, {
+      redisUrl: config.redisUrl,
+      chat: config.chat,
+      logger: stderrLogger,
+    }),
   };
 }
 
@@ -200,3 +213,15 @@ export function createServices(
 export function publishOutputs(services: Services, ffmpegPath: string): PublishOutput[] {
   return [new SimulcastOutput({ simulcast: services.simulcast, keys: services.simulcastKeys, ffmpegPath })];
 }
+
+// The services have no logger of their own; what the chat's Redis connections warn about goes
+// to standard error as one JSON line (the server's log lines are on standard output).
+const stderrLogger = {
+  warn: (fields: object, message?: string) => {
+    process.stderr.write(`${JSON.stringify({ level: 'warn', msg: message, ...fields })}\n`);
+  },
+  info: () => undefined,
+  error: (fields: object, message?: string) => {
+    process.stderr.write(`${JSON.stringify({ level: 'error', msg: message, ...fields })}\n`);
+  },
+};

@@ -51,6 +51,7 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
     trustProxy: config.trustProxy,
     recordMetrics: config.metrics !== undefined,
     http: config.http,
+    chat: config.chat,
     logger,
     plugins: [
       mediaPlugin({

@@ -22,6 +22,14 @@ import type { StorageQuotaColumns, UploadTable } from '../uploads/upload.table.t
 import type { MediaJobTable } from '../jobs/job.table.ts';
 import type { SimulcastTargetTable } from '../simulcast/simulcast-target.table.ts';
 import type { ProfileColumns, ProfileImageTable } from '../profiles/profile.table.ts';
+import type {
+  ChatChannelTable,
+  ChatMessageTable,
+  ChatModerationActionTable,
+  ChatModeratorTable,
+  ChatRestrictionTable,
+  ChatRoomTable,
+} from '../chat/chat.table.ts';
 
 export interface Tables {
   users: UserTable & UserLoginColumns & StorageQuotaColumns & ProfileColumns;
@@ -45,4 +53,10 @@ export interface Tables {
   media_jobs: MediaJobTable;
   simulcast_targets: SimulcastTargetTable;
   profile_images: ProfileImageTable;
+  chat_rooms: ChatRoomTable;
+  chat_messages: ChatMessageTable;
+  chat_moderators: ChatModeratorTable;
+  chat_restrictions: ChatRestrictionTable;
+  chat_channels: ChatChannelTable;
+  chat_moderation_actions: ChatModerationActionTable;
 }

@@ -51,6 +51,10 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   invalid_credentials: 401,
   email_taken: 409,
   signups_closed: 403,
+  chat_banned: 403,
+  chat_timed_out: 403,
+  chat_followers_only: 403,
+  chat_not_allowed: 403,
 };
 
 export function errorBody(error: AppError) {

@@ -49,7 +49,12 @@ export type ErrorCode =
   // Sharing (src/web/share/): oEmbed in a format other than JSON.
   | 'format_not_implemented'
   // Profiles (src/profiles/): an upload that is not an image we take.
-  | 'invalid_image';
+  | 'invalid_image'
+  // Live chat (src/chat/): why a message was refused.
+  | 'chat_banned'
+  | 'chat_timed_out'
+  | 'chat_followers_only'
+  | 'chat_not_allowed';
 
 export class AppError extends Error {
   readonly code: ErrorCode;

@@ -8,7 +8,16 @@ import { csrfField } from './session/csrf.ts';
 import { MAX_QUERY_LENGTH as SEARCH_MAX_LENGTH } from '../search/search-terms.ts';
 
 export type Section =
-  'home' | 'search' | 'dashboard' | 'streams' | 'videos' | 'ingest' | 'keys' | 'webhooks' | 'account';
+  | 'home'
+  | 'search'
+  | 'dashboard'
+  | 'streams'
+  | 'videos'
+  | 'ingest'
+  | 'keys'
+  | 'webhooks'
+  | 'chat'
+  | 'account';
 
 export interface Page {
   title: string;
@@ -31,6 +40,7 @@ const DASHBOARD_LINKS: { section: Section; href: string; label: string }[] = [
   { section: 'ingest', href: '/dashboard/ingest', label: 'Channel' },
   { section: 'keys', href: '/dashboard/keys', label: 'API keys' },
   { section: 'webhooks', href: '/dashboard/webhooks', label: 'Webhooks' },
+  { section: 'chat', href: '/dashboard/chat', label: 'Chat' },
 ];
 
 function current(page: Page, section: Section): SafeHtml | undefined {

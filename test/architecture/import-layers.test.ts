@@ -18,7 +18,7 @@ const LAYERS: string[][] = [
   ['transcode', 'streams', 'idempotency', 'webhooks', 'subscriptions', 'profiles'],
   ['videos', 'channels'],
   ['media'],
-  ['live', 'viewers', 'uploads', 'catalogue'],
+  ['live', 'viewers', 'uploads', 'catalogue', 'chat'],
   ['ingest', 'simulcast', 'search'],
   ['cli', 'web', 'observability'],
   ['(root)'],

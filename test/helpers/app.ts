@@ -14,7 +14,7 @@ import { buildApp } from '../../src/app.ts';
 import type { ScryptCost } from '../../src/accounts/password.ts';
 import type { HttpLimitsConfig, IngestConfig, WebhookConfig } from '../../src/config.ts';
 import { createServices, publishOutputs, type Services } from '../../src/container.ts';
-import type { UploadConfig } from '../../src/config.ts';
+import type { ChatConfig, UploadConfig } from '../../src/config.ts';
 import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
 import type { Dialect } from '../../src/db/dialect.ts';
 import { MemoryRateLimitStore, type RateLimitStore } from '../../src/http/rate-limit-store.ts';
@@ -117,6 +117,8 @@ export interface TestAppOptions {
   objectStore?: MediaStorage;
   /** Delays before a video.store job's retries (with `objectStore`). */
   storeRetryDelaysMs?: number[];
+  /** The chat's settings (src/config.ts's ChatConfig) and its slow-reader bound in bytes. */
+  chat?: Partial<ChatConfig> & { sendBufferLimit?: number };
 }
 
 /** Cheap scrypt for tests that sign many people up; the real cost is src/accounts/password.ts's. */
@@ -380,6 +382,7 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
       // Destinations on loopback (the tests' own receivers) are allowed, as webhooks' are.
       simulcast: { allowPrivateTargets: options.simulcastPrivateTargets ?? true },
       objectStore: options.objectStore,
+      ...(options.chat ? { chat: options.chat } : {}),
     },
     handle,
     secretKey,
@@ -403,6 +406,7 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
     ...(options.http ? { http: options.http } : {}),
     ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
     recordMetrics: options.recordMetrics === true,
+    ...(options.chat ? { chat: options.chat } : {}),
     logger,
     plugins: media
       ? [

@@ -114,6 +114,110 @@ export interface paths {
     patch: operations['updateStream'];
     trace?: never;
   };
+  '/v1/streams/{id}/chat/bans': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Ban a user from the channel's chat (creator or moderator) */
+    post: operations['banChatUser'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/streams/{id}/chat/bans/{user_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Lift a user's ban or timeout in the channel's chat (creator or moderator) */
+    delete: operations['liftChatRestriction'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/streams/{id}/chat/messages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List a stream's chat messages, oldest first (deleted ones left out) */
+    get: operations['listStreamChatMessages'];
+    put?: never;
+    /** Post a chat message as the key's user (the chat's limits and moderation apply) */
+    post: operations['postStreamChatMessage'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/streams/{id}/chat/messages/{message_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Delete a chat message (its author, the creator or a moderator); it vanishes for every reader */
+    delete: operations['deleteStreamChatMessage'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/streams/{id}/chat/settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A stream's chat settings */
+    get: operations['getChatSettings'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /** Switch slow mode, followers-only and the length limit, also while live (creator or moderator) */
+    patch: operations['updateChatSettings'];
+    trace?: never;
+  };
+  '/v1/streams/{id}/chat/timeouts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Time a user out of the channel's chat (creator or moderator) */
+    post: operations['timeOutChatUser'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/streams/{id}/end': {
     parameters: {
       query?: never;
@@ -261,6 +365,23 @@ export interface paths {
     head?: never;
     /** Change a published video's details (creator only) */
     patch: operations['updateVideo'];
+    trace?: never;
+  };
+  '/v1/videos/{id}/chat/messages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List the chat of the stream a video was recorded from, oldest first (`offset_ms` places each in the video) */
+    get: operations['listVideoChatMessages'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   '/v1/webhooks': {
@@ -3020,6 +3141,1253 @@ export interface operations {
               param?: string;
               /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
               retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+    };
+  };
+  banChatUser: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          reason?: string;
+          user_id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            kind: 'ban' | 'timeout';
+            stream_id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp in UTC with milliseconds.
+             */
+            until: string | null;
+            user_id: string;
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  liftChatRestriction: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        user_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            lifted: boolean;
+            user_id: string;
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  listStreamChatMessages: {
+    parameters: {
+      query?: {
+        /** @description The previous page's `pagination.next_cursor`. */
+        cursor?: string;
+        /** @description Page size. */
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              author: {
+                id: string;
+                /** @description The account's display name. */
+                name: string;
+                /**
+                 * @description How the author stood in the chat when they wrote.
+                 * @enum {string}
+                 */
+                role: 'creator' | 'moderator' | 'viewer';
+              };
+              /**
+               * Format: date-time
+               * @description ISO 8601 timestamp in UTC with milliseconds.
+               */
+              created_at: string;
+              /** @description Prefix `chm_`. */
+              id: string;
+              /** @description Milliseconds after the stream started (the place in its recording); null when posted before it started. */
+              offset_ms: number | null;
+              /** @description The message's place in its stream's chat: 1, 2, 3… in the order every reader sees them. */
+              seq: number;
+              stream_id: string;
+              /** @description Plain text, never markup: render it as text (links become safe anchors in the web app). */
+              text: string;
+            }[];
+            pagination: {
+              has_more: boolean;
+              /** @description Pass as `cursor` to get the next page. */
+              next_cursor: string | null;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  postStreamChatMessage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description At most the room's `max_length` characters (500 unless the creator lowered it), one line. */
+          text: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            author: {
+              id: string;
+              /** @description The account's display name. */
+              name: string;
+              /**
+               * @description How the author stood in the chat when they wrote.
+               * @enum {string}
+               */
+              role: 'creator' | 'moderator' | 'viewer';
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp in UTC with milliseconds.
+             */
+            created_at: string;
+            /** @description Prefix `chm_`. */
+            id: string;
+            /** @description Milliseconds after the stream started (the place in its recording); null when posted before it started. */
+            offset_ms: number | null;
+            /** @description The message's place in its stream's chat: 1, 2, 3… in the order every reader sees them. */
+            seq: number;
+            stream_id: string;
+            /** @description Plain text, never markup: render it as text (links become safe anchors in the web app). */
+            text: string;
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  deleteStreamChatMessage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        message_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            deleted: true;
+            id: string;
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  getChatSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Only the creator's subscribers may post. */
+            followers_only: boolean;
+            /** @description Characters a message may have. */
+            max_length: number;
+            /** @description One message per this many seconds per viewer; 0 is off. */
+            slow_mode_seconds: number;
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  updateChatSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          followers_only?: boolean;
+          max_length?: number;
+          slow_mode_seconds?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Only the creator's subscribers may post. */
+            followers_only: boolean;
+            /** @description Characters a message may have. */
+            max_length: number;
+            /** @description One message per this many seconds per viewer; 0 is off. */
+            slow_mode_seconds: number;
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  timeOutChatUser: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          duration_seconds: number;
+          reason?: string;
+          user_id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            kind: 'ban' | 'timeout';
+            stream_id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp in UTC with milliseconds.
+             */
+            until: string | null;
+            user_id: string;
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
             };
           };
         };
@@ -6156,6 +7524,155 @@ export interface operations {
       };
     };
   };
+  listVideoChatMessages: {
+    parameters: {
+      query?: {
+        /** @description The previous page's `pagination.next_cursor`. */
+        cursor?: string;
+        /** @description Page size. */
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              author: {
+                id: string;
+                /** @description The account's display name. */
+                name: string;
+                /**
+                 * @description How the author stood in the chat when they wrote.
+                 * @enum {string}
+                 */
+                role: 'creator' | 'moderator' | 'viewer';
+              };
+              /**
+               * Format: date-time
+               * @description ISO 8601 timestamp in UTC with milliseconds.
+               */
+              created_at: string;
+              /** @description Prefix `chm_`. */
+              id: string;
+              /** @description Milliseconds after the stream started (the place in its recording); null when posted before it started. */
+              offset_ms: number | null;
+              /** @description The message's place in its stream's chat: 1, 2, 3… in the order every reader sees them. */
+              seq: number;
+              stream_id: string;
+              /** @description Plain text, never markup: render it as text (links become safe anchors in the web app). */
+              text: string;
+            }[];
+            pagination: {
+              has_more: boolean;
+              /** @description Pass as `cursor` to get the next page. */
+              next_cursor: string | null;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+            };
+          };
+        };
+      };
+    };
+  };
   listWebhooks: {
     parameters: {
       query?: never;
@@ -6285,7 +7802,7 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** @description Event types (stream.started, stream.ended, video.published, subscription.created, subscription.cancelled, stream.updated, stream.deleted, video.updated, video.deleted, upload.processing, upload.ready, upload.errored, upload.cancelled, simulcast_target.connecting, simulcast_target.live, simulcast_target.failing, simulcast_target.stopped, ping), or the single item `*` for all current and future ones. */
+          /** @description Event types (stream.started, stream.ended, video.published, subscription.created, subscription.cancelled, stream.updated, stream.deleted, video.updated, video.deleted, upload.processing, upload.ready, upload.errored, upload.cancelled, simulcast_target.connecting, simulcast_target.live, simulcast_target.failing, simulcast_target.stopped, chat_message.created, chat_message.deleted, chat_user.timed_out, chat_user.banned, ping), or the single item `*` for all current and future ones. */
           events: string[];
           /** @description An absolute https:// URL. */
           url: string;
@@ -7005,6 +8522,10 @@ export interface operations {
           | 'simulcast_target.live'
           | 'simulcast_target.failing'
           | 'simulcast_target.stopped'
+          | 'chat_message.created'
+          | 'chat_message.deleted'
+          | 'chat_user.timed_out'
+          | 'chat_user.banned'
           | 'ping';
         /** @description Page size. */
         limit?: number;
@@ -7055,6 +8576,10 @@ export interface operations {
                 | 'simulcast_target.live'
                 | 'simulcast_target.failing'
                 | 'simulcast_target.stopped'
+                | 'chat_message.created'
+                | 'chat_message.deleted'
+                | 'chat_user.timed_out'
+                | 'chat_user.banned'
                 | 'ping';
               /**
                * Format: date-time
@@ -7277,6 +8802,10 @@ export interface operations {
               | 'simulcast_target.live'
               | 'simulcast_target.failing'
               | 'simulcast_target.stopped'
+              | 'chat_message.created'
+              | 'chat_message.deleted'
+              | 'chat_user.timed_out'
+              | 'chat_user.banned'
               | 'ping';
             /**
              * Format: date-time
@@ -7458,6 +8987,10 @@ export interface operations {
               | 'simulcast_target.live'
               | 'simulcast_target.failing'
               | 'simulcast_target.stopped'
+              | 'chat_message.created'
+              | 'chat_message.deleted'
+              | 'chat_user.timed_out'
+              | 'chat_user.banned'
               | 'ping';
             /**
              * Format: date-time

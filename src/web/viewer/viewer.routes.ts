@@ -12,7 +12,12 @@ import { type WebRoutesOptions } from '../web-options.ts';
 import { channelPath } from './cards.ts';
 import { channelBody } from './channel.page.ts';
 import { followingSection, homeBody, homePage } from './home.page.ts';
-import { watchPage } from './watch.page.ts';
+import { watchPage, type WatchChat } from './watch.page.ts';
+import { toChatMessage } from '../../chat/chat.serializer.ts';
+import type { WatchInfo } from '../../media/watch.service.ts';
+
+/** Chat messages a video's page replays. */
+const REPLAY_MESSAGES = 2000;
 
 // Pages tolerate query parameters they do not know (a shared link may carry some).
 const HomeQuery = Type.Object({
@@ -130,10 +135,21 @@ export async function viewerRoutes(app: FastifyInstance, options: WebRoutesOptio
           pageInfo(info, services.urls),
           services.urls,
           avatar && services.urls.pathOf(avatar),
+          await chatOf(info, request),
         ),
       );
     },
   );
+
+  // A stream's page has its live chat; a video recorded from a stream replays that stream's chat
+  // (at most REPLAY_MESSAGES of it, in the page).
+  async function chatOf(info: WatchInfo, request: FastifyRequest): Promise<WatchChat> {
+    if (info.kind === 'stream') {
+      return { mode: 'live', socket: `/watch/${info.id}/chat`, signedIn: request.webUser !== null };
+    }
+    const rows = await services.chat.listForVideo(info.id, undefined, REPLAY_MESSAGES);
+    return rows.length === 0 ? { mode: 'none' } : { mode: 'replay', messages: rows.map(toChatMessage) };
+  }
 
   // Where a watch page's script learns whether to offer Subscribe or Unsubscribe: the watch
   // page itself is the same for everyone (media plugin), so the per-viewer part comes from here.

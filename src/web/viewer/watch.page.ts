@@ -1,14 +1,23 @@
 // A watch page in the site's layout: its header and navigation, app.css and the player's own
-// watch.css, around the media feature's player markup (src/media/watch-page.ts). Its head
-// carries what makes a shared link unfurl: Open Graph and Twitter card tags (the card plays the
-// embeddable player) and the oEmbed discovery link (src/web/share/).
+// watch.css, around the media feature's player markup (src/media/watch-page.ts), with the chat
+// beside the player (below it on a phone): live on a stream's page, replayed in time with
+// playback on a video recorded from a stream (public/chat.js does both). Its head carries what
+// makes a shared link unfurl: Open Graph and Twitter card tags (the card plays the embeddable
+// player) and the oEmbed discovery link (src/web/share/).
 import type { FastifyRequest } from 'fastify';
+import type { ChatMessage } from '../../chat/chat.serializer.ts';
 import { renderWatchBody, WATCH_SCRIPTS } from '../../media/watch-page.ts';
 import type { WatchInfo } from '../../media/watch.service.ts';
 import type { PublicUrls } from '../../shared/public-urls.ts';
 import { html, raw, type SafeHtml } from '../html.ts';
 import { renderPage } from '../layout.ts';
 import { channelPath } from './cards.ts';
+
+/** What the chat panel shows: a stream's live room, a video's replay, or nothing. */
+export type WatchChat =
+  | { mode: 'live'; socket: string; signedIn: boolean }
+  | { mode: 'replay'; messages: ChatMessage[] }
+  | { mode: 'none' };
 
 /** The size an embedded player is offered at (16:9), in the cards and in oEmbed by default. */
 export const EMBED_WIDTH = 640;
@@ -59,6 +68,7 @@ export function watchPage(
   pagePlayerInfo: WatchInfo,
   urls: PublicUrls,
   avatar: string | null,
+  chat: WatchChat = { mode: 'none' },
 ): string {
   const body = renderWatchBody(pagePlayerInfo, {
     info: `/watch/${encodeURIComponent(info.id)}/info`,
@@ -67,12 +77,40 @@ export function watchPage(
     embed: urls.embedPage(info.id),
     avatar,
   });
+  const panel = chat.mode === 'none' ? '' : chatPanel(chat);
   return renderPage({
     title: info.title,
     request,
     meta: shareMeta(info, urls),
-    body: raw(body),
+    body: chat.mode === 'none' ? raw(body) : html`<div class="watch-layout">${raw(body)}${raw(panel)}</div>`,
     styles: ['/assets/watch.css'],
-    scripts: WATCH_SCRIPTS.map((name) => `/assets/${name}`),
+    scripts: [
+      ...WATCH_SCRIPTS.map((name) => `/assets/${name}`),
+      ...(chat.mode === 'none' ? [] : ['/assets/chat.js']),
+    ],
   });
+}
+
+function chatPanel(chat: Exclude<WatchChat, { mode: 'none' }>): string {
+  const data = JSON.stringify(chat).replace(/</g, '\\u003c');
+  const live = chat.mode === 'live';
+  const form = !live
+    ? ''
+    : chat.signedIn
+      ? html`<form id="chat-form" class="chat-form" autocomplete="off">
+          <label class="visually-hidden" for="chat-input">Message</label>
+          <input id="chat-input" name="text" maxlength="500" placeholder="Say something…" required />
+          <button type="submit" class="primary">Send</button>
+        </form>`
+      : html`<p class="chat-signin"><a href="/sign-in">Sign in</a> to chat.</p>`;
+  return html`<aside class="chat" aria-labelledby="chat-title">
+    <h2 id="chat-title">${live ? 'Live chat' : 'Chat replay'}</h2>
+    <p id="chat-state" class="chat-state" aria-live="polite"></p>
+    <ol id="chat-messages" class="chat-messages" tabindex="0" aria-label="Chat messages"></ol>
+    <button id="chat-jump" type="button" class="chat-jump" hidden>New messages below</button>
+    ${form}
+    <script id="chat-data" type="application/json">
+      ${raw(data)}
+    </script>
+  </aside>`.toString();
 }
