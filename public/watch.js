@@ -19,6 +19,10 @@ const playerEl = /** @type {HTMLElement} */ (video.parentElement);
 const initial = JSON.parse(dataEl.textContent);
 let info = /** @type {WatchInfo} */ (initial);
 let started = false;
+/** The player, once started (a stream an operator removes is stopped). @type {{ destroy(): void } | undefined} */
+let player;
+/** Set when the info answers 404: taken down, or its creator suspended (src/moderation/). */
+let removed = false;
 /** Whether the notice shows the reconnecting message (so only that one is cleared when it ends). */
 let showingReconnect = false;
 
@@ -141,6 +145,7 @@ function startPlayer(url) {
     });
     hls.loadSource(source.toString());
     hls.attachMedia(video);
+    player = hls;
   } else if (video.canPlayType('application/vnd.apple.mpegurl') !== '') {
     video.src = source.toString();
   } else {
@@ -159,9 +164,28 @@ function maybeStart() {
   }
 }
 
+/** The stream or video is gone (an operator removed it): the player stops and says so. */
+function showRemoved() {
+  removed = true;
+  player?.destroy();
+  player = undefined;
+  video.pause();
+  video.removeAttribute('src');
+  video.load();
+  statusEl.textContent = 'Unavailable';
+  statusEl.className = 'status status-ended';
+  viewersEl.textContent = '';
+  notice(`This ${info.kind} is no longer available.`);
+}
+
 async function poll() {
+  if (removed) return;
   try {
     const response = await fetch(info.info_url, { cache: 'no-store' });
+    if (response.status === 404) {
+      showRemoved();
+      return;
+    }
     if (response.ok) {
       /** @type {unknown} */
       const fresh = await response.json();

@@ -42,6 +42,7 @@ import { SimulcastService } from './simulcast/simulcast.service.ts';
 import { SimulcastOutput } from './simulcast/simulcast.output.ts';
 import type { PublishOutput } from './live/publish-output.ts';
 import type { MediaStorage } from './storage/media-storage.ts';
+import { ModerationService } from './moderation/moderation.service.ts';
 
 export interface Services {
   database: DatabaseHandle;
@@ -80,6 +81,8 @@ export interface Services {
   simulcastKeys: SimulcastKeys;
   /** MEDIA_STORAGE=s3: the object store videos' media moves to; undefined with local storage. */
   objectStore: MediaStorage | undefined;
+  /** Operators' powers: roles, suspensions, takedowns, reports and the audit log. */
+  moderation: ModerationService;
 }
 
 /** CHANNEL_KEY_WINDOW_HOURS's default, for callers whose ingest configuration gives none. */
@@ -185,6 +188,7 @@ export function createServices(
     }),
     simulcastKeys,
     objectStore: config.objectStore,
+    moderation: new ModerationService(db, clock, streams),
   };
 }
 

@@ -21,12 +21,18 @@ import type { WebSessionTable } from '../accounts/session.table.ts';
 import type { StorageQuotaColumns, UploadTable } from '../uploads/upload.table.ts';
 import type { MediaJobTable } from '../jobs/job.table.ts';
 import type { SimulcastTargetTable } from '../simulcast/simulcast-target.table.ts';
+import type {
+  AuditLogTable,
+  ReportTable,
+  TakedownColumns,
+  UserStandingColumns,
+} from '../moderation/moderation.table.ts';
 
 export interface Tables {
-  users: UserTable & UserLoginColumns & StorageQuotaColumns;
+  users: UserTable & UserLoginColumns & StorageQuotaColumns & UserStandingColumns;
   api_keys: ApiKeyTable & ApiKeyUsageColumns;
-  streams: StreamTable;
-  videos: VideoTable;
+  streams: StreamTable & TakedownColumns;
+  videos: VideoTable & TakedownColumns;
   subscriptions: SubscriptionTable;
   events: EventTable;
   webhooks: WebhookTable;
@@ -43,4 +49,6 @@ export interface Tables {
   uploads: UploadTable;
   media_jobs: MediaJobTable;
   simulcast_targets: SimulcastTargetTable;
+  reports: ReportTable;
+  audit_log: AuditLogTable;
 }

@@ -45,7 +45,10 @@ export type ErrorCode =
   | 'csrf_failed'
   | 'invalid_credentials'
   | 'email_taken'
-  | 'signups_closed';
+  | 'signups_closed'
+  // Moderation (src/moderation/).
+  | 'account_suspended'
+  | 'operator_only';
 
 export class AppError extends Error {
   readonly code: ErrorCode;
@@ -63,7 +66,8 @@ export function invalidParameter(param: string, message: string): AppError {
 }
 
 export function notFound(
-  resource: 'stream' | 'video' | 'webhook' | 'user' | 'key' | 'subscription' | 'event' | 'recovery',
+  resource:
+    'stream' | 'video' | 'webhook' | 'user' | 'key' | 'subscription' | 'event' | 'recovery' | 'report',
   id: string,
 ): AppError {
   return new AppError('resource_not_found', `No ${resource} with id '${id}' exists.`, 'id');

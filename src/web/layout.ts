@@ -7,7 +7,7 @@ import { html, type SafeHtml } from './html.ts';
 import { csrfField } from './session/csrf.ts';
 
 export type Section =
-  'home' | 'dashboard' | 'streams' | 'videos' | 'ingest' | 'keys' | 'webhooks' | 'account';
+  'home' | 'dashboard' | 'streams' | 'videos' | 'ingest' | 'keys' | 'webhooks' | 'account' | 'admin';
 
 export interface Page {
   title: string;
@@ -84,6 +84,11 @@ function navigation(page: Page): SafeHtml {
       <ul class="nav-links">
         <li><a href="/" ${current(page, 'home')}>Home</a></li>
         ${dashboard}
+        ${
+          user?.role === 'operator'
+            ? html`<li><a href="/admin" ${current(page, 'admin')} id="nav-admin">Admin</a></li>`
+            : undefined
+        }
       </ul>
       <div class="nav-account">${account}</div>
     </nav>

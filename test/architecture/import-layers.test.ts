@@ -16,7 +16,7 @@ const LAYERS: string[][] = [
   ['ffmpeg', 'events', 'jobs', 'http', 'accounts'],
   ['transcode', 'streams', 'idempotency', 'webhooks', 'subscriptions'],
   ['videos', 'channels'],
-  ['media'],
+  ['media', 'moderation'],
   ['live', 'viewers', 'uploads', 'catalogue'],
   ['ingest', 'simulcast'],
   ['cli', 'web'],

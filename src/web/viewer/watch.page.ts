@@ -11,6 +11,7 @@ export function watchPage(request: FastifyRequest, info: WatchInfo): string {
   const body = renderWatchBody(info, {
     info: `/watch/${encodeURIComponent(info.id)}/info`,
     channel: channelPath(info.creator.id),
+    report: `/report?kind=${info.kind}&id=${encodeURIComponent(info.id)}`,
   });
   return renderPage({
     title: info.title,
