@@ -170,8 +170,14 @@ function showRemoved() {
   player?.destroy();
   player = undefined;
   video.pause();
+  // Nothing of it stays on screen: neither its last frame nor its thumbnail.
   video.removeAttribute('src');
+  video.removeAttribute('poster');
   video.load();
+  const unmute = document.getElementById('unmute');
+  if (unmute) unmute.hidden = true;
+  const report = document.getElementById('report');
+  if (report) report.hidden = true;
   statusEl.textContent = 'Unavailable';
   statusEl.className = 'status status-ended';
   viewersEl.textContent = '';
