@@ -20,6 +20,10 @@ const playerEl = /** @type {HTMLElement} */ (video.parentElement);
 const initial = JSON.parse(dataEl.textContent);
 let info = /** @type {WatchInfo} */ (initial);
 let started = false;
+/** The player, once started (a stream an operator removes is stopped). @type {{ destroy(): void } | undefined} */
+let player;
+/** Set when the info answers 404: taken down, or its creator suspended (src/moderation/). */
+let removed = false;
 /** Whether the notice shows the reconnecting message (so only that one is cleared when it ends). */
 let showingReconnect = false;
 
@@ -150,6 +154,7 @@ function startPlayer(url) {
     });
     hls.loadSource(source.toString());
     hls.attachMedia(video);
+    player = hls;
   } else if (video.canPlayType('application/vnd.apple.mpegurl') !== '') {
     video.src = source.toString();
   } else {
@@ -168,9 +173,34 @@ function maybeStart() {
   }
 }
 
+/** The stream or video is gone (an operator removed it): the player stops and says so. */
+function showRemoved() {
+  removed = true;
+  player?.destroy();
+  player = undefined;
+  video.pause();
+  // Nothing of it stays on screen: neither its last frame nor its thumbnail.
+  video.removeAttribute('src');
+  video.removeAttribute('poster');
+  video.load();
+  const unmute = document.getElementById('unmute');
+  if (unmute) unmute.hidden = true;
+  const report = document.getElementById('report');
+  if (report) report.hidden = true;
+  statusEl.textContent = 'Unavailable';
+  statusEl.className = 'status status-ended';
+  viewersEl.textContent = '';
+  notice(`This ${info.kind} is no longer available.`);
+}
+
 async function poll() {
+  if (removed) return;
   try {
     const response = await fetch(info.info_url, { cache: 'no-store' });
+    if (response.status === 404) {
+      showRemoved();
+      return;
+    }
     if (response.ok) {
       /** @type {unknown} */
       const fresh = await response.json();

@@ -46,6 +46,7 @@ import { SimulcastService } from './simulcast/simulcast.service.ts';
 import { SimulcastOutput } from './simulcast/simulcast.output.ts';
 import type { PublishOutput } from './live/publish-output.ts';
 import type { MediaStorage } from './storage/media-storage.ts';
+import { ModerationService } from './moderation/moderation.service.ts';
 
 export interface Services {
   database: DatabaseHandle;
@@ -88,6 +89,8 @@ export interface Services {
   objectStore: MediaStorage | undefined;
   /** Live chat: its rules, and the bus its events reach every API process by (src/chat/). */
   chat: ChatService;
+  /** Operators' powers: roles, suspensions, takedowns, reports and the audit log. */
+  moderation: ModerationService;
 }
 
 /** CHANNEL_KEY_WINDOW_HOURS's default, for callers whose ingest configuration gives none. */
@@ -202,6 +205,7 @@ export function createServices(
       chat: config.chat,
       logger: stderrLogger,
     }),
+    moderation: new ModerationService(db, clock, streams),
   };
 }
 

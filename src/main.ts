@@ -7,6 +7,7 @@ import { usersSetQuota } from './cli/upload-commands.ts';
 import { storageMigrate } from './cli/storage-commands.ts';
 import { ingestResetKey, ingestShow } from './cli/ingest-commands.ts';
 import * as webhookOps from './cli/webhook-commands.ts';
+import * as moderationOps from './cli/moderation-commands.ts';
 import { MEDIA_WORKER_USAGE, runMediaWorker } from './cli/media-worker-command.ts';
 import type { Command } from './cli/operator-commands.ts';
 import { ConfigError, loadConfig } from './config.ts';
@@ -18,6 +19,10 @@ const COMMANDS: Record<string, Command> = {
   'users create': ops.usersCreate,
   'users set-password': ops.usersSetPassword,
   'users set-quota': usersSetQuota,
+  'users set-role': moderationOps.usersSetRole,
+  'users suspend': moderationOps.usersSuspend,
+  'users reinstate': moderationOps.usersReinstate,
+  'audit-log': moderationOps.auditLog,
   'keys create': ops.keysCreate,
   'keys list': ops.keysList,
   'keys revoke': ops.keysRevoke,

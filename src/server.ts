@@ -32,6 +32,11 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
   // MEDIA_STORAGE=s3: a real write, read back and delete in the bucket before anything starts.
   if (config.storage.kind === 's3') await checkStorageAtStart(config, logger);
   const runtime = await openRuntime(config);
+  // Creator notices of operator actions are log lines until the mail outbox takes them.
+  const moderationLog = logger.child({ component: 'moderation' });
+  runtime.services.moderation.useLog((fields, message) => {
+    moderationLog.info(fields, message);
+  });
   const demo = await createDemoAccountIfEmpty(runtime);
   const rateLimits = createRateLimitStore(config, runtime.services.database.db, logger);
   // Players' presence, counted by the viewers plugin, written to the streams by the ingest.

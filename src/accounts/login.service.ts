@@ -8,6 +8,7 @@ import { isUniqueViolation } from '../db/errors.ts';
 import type { Clock } from '../shared/clock.ts';
 import { AppError, invalidParameter, notFound } from '../shared/errors.ts';
 import { newId, randomBase62 } from '../shared/ids.ts';
+import type { Role } from '../moderation/moderation.table.ts';
 import * as repo from './login.repository.ts';
 import {
   DEFAULT_SCRYPT_COST,
@@ -25,6 +26,10 @@ export interface WebUser {
   id: string;
   name: string;
   email: string | null;
+  /** `operator` may use the admin area (src/moderation/); read with the session. */
+  role?: Role;
+  /** Set while the account is suspended: the user may sign in only to read why. */
+  suspension?: { at: number; reason: string } | null;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Db } from '../db/database.ts';
 import type { WebSessionTable } from './session.table.ts';
+import type { Role } from '../moderation/moderation.table.ts';
 
 export interface SessionWithUser {
   id: string;
@@ -8,6 +9,9 @@ export interface SessionWithUser {
   expires_at: number;
   name: string;
   email: string | null;
+  role: Role;
+  suspended_at: number | null;
+  suspension_reason: string | null;
 }
 
 export async function insertSession(db: Db, session: WebSessionTable): Promise<void> {
@@ -26,6 +30,9 @@ export async function findSession(db: Db, id: string, now: number): Promise<Sess
       'web_sessions.expires_at',
       'users.name',
       'users.email',
+      'users.role',
+      'users.suspended_at',
+      'users.suspension_reason',
     ])
     .where('web_sessions.id', '=', id)
     .where('web_sessions.expires_at', '>', now)

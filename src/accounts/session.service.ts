@@ -61,7 +61,13 @@ export class SessionService {
       extendedUntil = now + SESSION_IDLE_MS;
       await repo.extendSession(this.db, row.id, now, extendedUntil);
     }
-    return { id: row.id, user: { id: row.user_id, name: row.name, email: row.email }, extendedUntil };
+    const suspension =
+      row.suspended_at === null ? null : { at: row.suspended_at, reason: row.suspension_reason ?? '' };
+    return {
+      id: row.id,
+      user: { id: row.user_id, name: row.name, email: row.email, role: row.role, suspension },
+      extendedUntil,
+    };
   }
 
   async end(token: string): Promise<void> {

@@ -1,7 +1,7 @@
 // What viewers browse: the home page's live streams, upcoming streams and recent videos, and
 // a creator's channel. Public items only, for everyone, the creator included: private means
 // unlisted (decisions.md), and a listing is not the direct link.
-import { findUser } from '../accounts/account.repository.ts';
+import { findStanding } from '../accounts/account.repository.ts';
 import type { Db } from '../db/database.ts';
 import type { KeysetPosition } from '../db/keyset.ts';
 import type { CursorCodec } from '../http/pagination.ts';
@@ -131,8 +131,9 @@ export class CatalogueService {
   /** A creator's channel, or undefined when no such user exists. */
   async channel(creatorId: string, query: { cursor?: string | undefined }): Promise<Channel | undefined> {
     const after = this.decode('channel', query.cursor, { creatorId });
-    const user = await findUser(this.db, creatorId);
-    if (!user) return undefined;
+    const user = await findStanding(this.db, creatorId);
+    // A suspended creator's channel is gone with the rest of their content (src/moderation/).
+    if (!user || user.suspended_at !== null) return undefined;
     const [listing, subscribers] = await Promise.all([
       this.list('channel', { creatorId }, after),
       countActiveSubscribers(this.db, creatorId),

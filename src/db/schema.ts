@@ -30,12 +30,18 @@ import type {
   ChatRestrictionTable,
   ChatRoomTable,
 } from '../chat/chat.table.ts';
+import type {
+  AuditLogTable,
+  ReportTable,
+  TakedownColumns,
+  UserStandingColumns,
+} from '../moderation/moderation.table.ts';
 
 export interface Tables {
-  users: UserTable & UserLoginColumns & StorageQuotaColumns & ProfileColumns;
+  users: UserTable & UserLoginColumns & StorageQuotaColumns & ProfileColumns & UserStandingColumns;
   api_keys: ApiKeyTable & ApiKeyUsageColumns;
-  streams: StreamTable;
-  videos: VideoTable;
+  streams: StreamTable & TakedownColumns;
+  videos: VideoTable & TakedownColumns;
   subscriptions: SubscriptionTable;
   events: EventTable;
   webhooks: WebhookTable;
@@ -59,4 +65,6 @@ export interface Tables {
   chat_restrictions: ChatRestrictionTable;
   chat_channels: ChatChannelTable;
   chat_moderation_actions: ChatModerationActionTable;
+  reports: ReportTable;
+  audit_log: AuditLogTable;
 }

@@ -55,6 +55,8 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   chat_timed_out: 403,
   chat_followers_only: 403,
   chat_not_allowed: 403,
+  account_suspended: 403,
+  operator_only: 403,
 };
 
 export function errorBody(error: AppError) {

@@ -24,6 +24,7 @@ import { adoptInterruptedStreams } from './restart-recovery.ts';
 import type { PublishConnection } from '../rtmp/rtmp-server.ts';
 import { StreamLifecycle, type LifecycleDeps } from './stream-lifecycle.ts';
 import { IngestUpkeep } from './upkeep.ts';
+import { ModerationWatch } from './moderation-watch.ts';
 import { ViewerSamples } from '../streams/viewer-samples.ts';
 
 export interface IngestDeps {
@@ -61,6 +62,7 @@ export class IngestCoordinator {
   private readonly lifecycle: StreamLifecycle;
   private readonly admission: Admission;
   private readonly upkeep: IngestUpkeep;
+  private readonly moderation: ModerationWatch;
   private readonly thumbnailBacklog: ThumbnailBacklog;
 
   constructor(deps: IngestDeps) {
@@ -90,7 +92,9 @@ export class IngestCoordinator {
       transcode: deps.transcode,
       outputs: deps.outputs ?? [],
     });
+    this.moderation = new ModerationWatch({ db: deps.db, streams, lifecycle: this.lifecycle, logger });
     this.admission = new Admission({
+      moderation: this.moderation,
       streams,
       channels: deps.channels,
       nextStream: new NextStream({ db: deps.db, streams, clock, windowMs: deps.channelKeyWindowMs }),
@@ -116,6 +120,11 @@ export class IngestCoordinator {
       this.lifecycle.publish(stream, connection);
     });
   };
+
+  /** Cuts off live streams moderation now withholds (moderation-watch.ts), several times a second. */
+  checkModeration(): Promise<void> {
+    return this.moderation.check();
+  }
 
   /** Periodic upkeep (upkeep.ts). */
   tick(): Promise<void> {

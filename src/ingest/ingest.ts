@@ -15,6 +15,7 @@ import type { VideoService } from '../videos/video.service.ts';
 import type { IngestHealthBoard } from './health/health-board.ts';
 import type { PublishOutput } from '../live/publish-output.ts';
 import { IngestCoordinator } from './ingest-coordinator.ts';
+import { MODERATION_WATCH_MS } from './moderation-watch.ts';
 import { TranscodeBudget } from '../transcode/budget.ts';
 import { RtmpIngestServer } from '../rtmp/rtmp-server.ts';
 
@@ -139,6 +140,19 @@ export async function startIngest(options: IngestOptions): Promise<IngestHandle>
         ticking = false;
       });
   }, TICK_MS);
+  let watching = false;
+  const watcher = setInterval(() => {
+    if (watching) return;
+    watching = true;
+    coordinator
+      .checkModeration()
+      .catch((error: unknown) => {
+        logger.warn({ err: error }, 'could not check live streams against moderation');
+      })
+      .finally(() => {
+        watching = false;
+      });
+  }, MODERATION_WATCH_MS);
   logger.info({ rtmpPort, ffmpeg: ffmpeg.version }, 'live ingest listening');
 
   return {
@@ -148,6 +162,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestHandle>
     transcodeBudget: transcode?.budget,
     close: async () => {
       clearInterval(ticker);
+      clearInterval(watcher);
       coordinator.beginShutdown();
       await rtmp.close();
       await coordinator.close();

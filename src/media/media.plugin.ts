@@ -8,6 +8,7 @@ import type { PublicUrls } from '../shared/public-urls.ts';
 import { MediaCache } from './media-cache.ts';
 import { MediaPaths } from './media-paths.ts';
 import { mediaRoutes } from './media.routes.ts';
+import { WithheldMedia } from './withheld-media.ts';
 import { PlaylistLimiter } from './playlist-limiter.ts';
 import { watchRoutes } from './watch.routes.ts';
 import type { MediaStorage } from '../storage/media-storage.ts';
@@ -43,7 +44,8 @@ export function mediaPlugin(options: MediaPluginOptions): (app: FastifyInstance)
               return row && { inStore: row.media_location === 'object', isPublic: row.privacy === 'public' };
             },
           };
-    await app.register(mediaRoutes, { paths, playlists, cache, stored });
+    const withheld = new WithheldMedia(options.services.database.db, options.services.clock);
+    await app.register(mediaRoutes, { paths, playlists, cache, stored, withheld });
     await app.register(watchRoutes, { watch, urls: options.services.urls, cache });
   };
 }

@@ -21,6 +21,7 @@ import { videoKey } from '../storage/media-keys.ts';
 import { THUMBNAIL_FILE, type MediaPaths } from './media-paths.ts';
 import { parseMediaPlaylist } from '../hls/hls-playlist.ts';
 import type { PlaylistLimiter } from './playlist-limiter.ts';
+import type { WithheldMedia } from './withheld-media.ts';
 
 export interface MediaRoutesOptions {
   paths: MediaPaths;
@@ -28,6 +29,8 @@ export interface MediaRoutesOptions {
   cache: MediaCache;
   /** MEDIA_STORAGE=s3: where videos moved off local disk are read from (video-store.ts). */
   stored?: StoredVideos | undefined;
+  /** Moderation: a taken-down item's (or a suspended creator's) media answers 404. */
+  withheld?: WithheldMedia;
 }
 
 /** Videos whose media is in the object store, and the store. */
@@ -51,13 +54,16 @@ interface MediaParams {
 }
 
 export async function mediaRoutes(app: FastifyInstance, options: MediaRoutesOptions): Promise<void> {
-  const { paths, playlists, cache, stored } = options;
+  const { paths, playlists, cache, stored, withheld } = options;
+  const hidden = async (kind: 'stream' | 'video', id: string): Promise<boolean> =>
+    withheld !== undefined && !(await withheld.shown(kind, id));
   const config = { access: 'public', rateLimit: false } as const;
   const schema = { hide: true };
 
   app.get<{ Params: MediaParams }>('/media/streams/:id/*', { config, schema }, async (request, reply) => {
     const { id, '*': name } = request.params;
     const file = paths.streamFile(id, name);
+    if (file !== undefined && (await hidden('stream', id))) throw missingMedia();
     const client = clientKey(request.ip);
     // Checked before the playlist is read; names that are no media file are a cheap 404.
     if (file !== undefined && name.endsWith('.m3u8')) limitPlaylistFetches(reply, playlists, client, id);
@@ -104,6 +110,7 @@ export async function mediaRoutes(app: FastifyInstance, options: MediaRoutesOpti
     const { id, '*': name } = request.params;
     const rule = videoCacheRule(name);
     const file = paths.videoFile(id, name);
+    if (file !== undefined && (await hidden('video', id))) throw missingMedia();
     if (stored === undefined || file === undefined) return sendFile(request, reply, cache, file, rule);
     let placement: { inStore: boolean; isPublic: boolean } | undefined;
     if (!seen.has(id)) {
@@ -137,6 +144,10 @@ export async function mediaRoutes(app: FastifyInstance, options: MediaRoutesOpti
       return sendFile(request, reply, cache, file, rule);
     }
   });
+}
+
+function missingMedia(): AppError {
+  return new AppError('resource_not_found', 'No such media file.');
 }
 
 function limitPlaylistFetches(

@@ -17,6 +17,8 @@ export interface PageLinks {
   embed: string;
   /** The creator's avatar (a small square), when they have one. */
   avatar?: string | null | undefined;
+  /** Where a viewer reports this stream or video to the operators (src/web/admin/report.routes.ts). */
+  report?: string;
 }
 
 /** The page's copy of the info links media by path, so it plays under any host name. */
@@ -108,7 +110,7 @@ ${sharePanel(info, links)}
 <span id="status" class="status status-${pageStatus(info)}">${statusLabel(pageStatus(info))}</span>
 <span id="viewers"></span></p>
 <div id="subscribe" class="subscribe" data-state-url="${escapeHtml(links.channel)}/subscription" aria-live="polite"></div>
-${info.description === null ? '' : `<p id="description" class="description">${escapeHtml(info.description)}</p>\n`}${shortcutsList()}
+${info.description === null ? '' : `<p id="description" class="description">${escapeHtml(info.description)}</p>\n`}${links.report === undefined ? '' : `<p class="report-link"><a id="report" class="button button-small" href="${escapeHtml(links.report)}">Report this ${info.kind}</a></p>\n`}${shortcutsList()}
 </div>
 </div>
 <script id="watch-data" type="application/json">${pageData(info, links)}</script>

@@ -7,8 +7,8 @@ import { findUser } from '../accounts/account.repository.ts';
 import type { Db } from '../db/database.ts';
 import { toIso } from '../shared/clock.ts';
 import type { PublicUrls } from '../shared/public-urls.ts';
-import { findStream } from '../streams/stream.repository.ts';
-import { findMediaLocation, findVideo } from '../videos/video.repository.ts';
+import { findShownStream } from '../streams/stream.repository.ts';
+import { findMediaLocation, findShownVideo } from '../videos/video.repository.ts';
 import { PLAYLIST_FILE, RECONNECTING_MARKER, type MediaPaths } from './media-paths.ts';
 
 export interface WatchInfo {
@@ -57,7 +57,7 @@ export class WatchService {
   }
 
   private async stream(id: string): Promise<WatchInfo | undefined> {
-    const stream = await findStream(this.db, id);
+    const stream = await findShownStream(this.db, id);
     if (!stream) return undefined;
     const [hasMedia, reconnecting] = await Promise.all([
       exists(this.paths.streamFile(id, PLAYLIST_FILE)),
@@ -83,7 +83,7 @@ export class WatchService {
   }
 
   private async video(id: string): Promise<WatchInfo | undefined> {
-    const video = await findVideo(this.db, id);
+    const video = await findShownVideo(this.db, id);
     if (!video || video.published_at === null) return undefined;
     // On local disk, or moved to the object store (MEDIA_STORAGE=s3, src/media/video-store.ts).
     const hasMedia =

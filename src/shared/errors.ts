@@ -54,7 +54,10 @@ export type ErrorCode =
   | 'chat_banned'
   | 'chat_timed_out'
   | 'chat_followers_only'
-  | 'chat_not_allowed';
+  | 'chat_not_allowed'
+  // Moderation (src/moderation/).
+  | 'account_suspended'
+  | 'operator_only';
 
 export class AppError extends Error {
   readonly code: ErrorCode;
@@ -81,7 +84,8 @@ export function invalidParameter(param: string, message: string): AppError {
 }
 
 export function notFound(
-  resource: 'stream' | 'video' | 'webhook' | 'user' | 'key' | 'subscription' | 'event' | 'recovery',
+  resource:
+    'stream' | 'video' | 'webhook' | 'user' | 'key' | 'subscription' | 'event' | 'recovery' | 'report',
   id: string,
 ): AppError {
   return new AppError('resource_not_found', `No ${resource} with id '${id}' exists.`, 'id');

@@ -17,7 +17,9 @@ export type IdPrefix =
   | 'job'
   | 'sim'
   | 'chm'
-  | 'mod';
+  | 'mod'
+  | 'rpt'
+  | 'aud';
 
 /**
  * A prefixed identifier with 22 base62 characters from a CSPRNG (about 131 bits): IDs of

@@ -3,6 +3,7 @@
 import { sql } from 'kysely';
 import { compiledQuery, literalLimit } from '../db/compiled-query.ts';
 import type { Db } from '../db/database.ts';
+import { streamShown } from '../accounts/standing.ts';
 import type { StreamRow } from './stream.table.ts';
 
 const BROWSE_COLUMNS = [
@@ -32,7 +33,8 @@ const liveQuery = compiledQuery((db, filter: BrowseFilter, { take }: { take: num
     .select(BROWSE_COLUMNS.map((column) => `streams.${column}` as const))
     .select('users.name as creator_name')
     .where('streams.status', '=', sql.lit('live'))
-    .where('streams.privacy', '=', sql.lit('public'));
+    .where('streams.privacy', '=', sql.lit('public'))
+    .where(streamShown());
   if (filter.category !== undefined) query = query.where('streams.category', '=', filter.category);
   // One creator's few streams, or those of the creators a viewer follows, are sorted by
   // audience; across the platform the newest come first, walking an index, because sorting
@@ -82,7 +84,8 @@ const upcomingQuery = compiledQuery(
       .select('users.name as creator_name')
       .where('streams.status', '=', sql.lit('scheduled'))
       .where('streams.privacy', '=', sql.lit('public'))
-      .where('streams.scheduled_at', '>=', filter.from);
+      .where('streams.scheduled_at', '>=', filter.from)
+      .where(streamShown());
     if (filter.category !== undefined) query = query.where('streams.category', '=', filter.category);
     // As for live streams: a channel's are few and sorted by time; the platform's most recently
     // announced are taken walking an index (the caller shows them by time).

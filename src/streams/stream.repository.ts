@@ -2,6 +2,7 @@ import { sql, type Updateable } from 'kysely';
 import { compiledQuery, literalLimit } from '../db/compiled-query.ts';
 import type { Db } from '../db/database.ts';
 import type { KeysetPosition } from '../db/keyset.ts';
+import { streamShown } from '../accounts/standing.ts';
 import type { StoredKeyForCreator, StoredStreamKey } from './stream-key-vault.ts';
 import type { NewStreamRow, StreamRow, StreamStatus, StreamTable } from './stream.table.ts';
 
@@ -47,6 +48,17 @@ export async function findStream(db: Db, id: string): Promise<StreamRow | undefi
   return rows[0];
 }
 
+// What viewers and the API may read: neither taken down nor its creator suspended
+// (src/accounts/standing.ts). findStream above is the platform's own read (the ingest, moderation).
+const findShownStreamQuery = compiledQuery((db, p: { id: string }) =>
+  db.selectFrom('streams').select(STREAM_COLUMNS).where('id', '=', p.id).where(streamShown()),
+);
+
+export async function findShownStream(db: Db, id: string): Promise<StreamRow | undefined> {
+  const rows = await findShownStreamQuery.execute(db, { id });
+  return rows[0];
+}
+
 export interface StreamListFilter {
   /** The caller: private streams are listed for their creator only. */
   viewerId: string;
@@ -63,7 +75,8 @@ const listStreamsQuery = compiledQuery(
     let query = db
       .selectFrom('streams')
       .select(STREAM_LIST_COLUMNS)
-      .where((eb) => eb.or([eb('privacy', '=', sql.lit('public')), eb('creator_id', '=', filter.viewerId)]));
+      .where((eb) => eb.or([eb('privacy', '=', sql.lit('public')), eb('creator_id', '=', filter.viewerId)]))
+      .where(streamShown());
     if (filter.status !== undefined) query = query.where('status', '=', filter.status);
     if (filter.creatorId !== undefined) query = query.where('creator_id', '=', filter.creatorId);
     if (filter.category !== undefined) query = query.where('category', '=', filter.category);
@@ -130,7 +143,8 @@ const findStreamWithStoredKeyQuery = compiledQuery((db, p: { id: string; creator
         .end()
         .as('stream_key_version'),
     ])
-    .where('id', '=', p.id),
+    .where('id', '=', p.id)
+    .where(streamShown()),
 );
 
 /** A stream, with what its key is shown from when `creatorId` created it (nulls otherwise). */

@@ -125,7 +125,7 @@ export class StreamService {
    * authenticated caller may read a stream: private means unlisted. One query either way.
    */
   async getWithKey(id: string, caller: Pick<Principal, 'userId' | 'scope'>): Promise<StreamWithKey> {
-    if (caller.scope !== 'write') return { stream: await this.get(id), streamKey: undefined };
+    if (caller.scope !== 'write') return { stream: await this.getShown(id), streamKey: undefined };
     const row = await repo.findStreamWithStoredKey(this.db, id, caller.userId);
     if (!row) throw notFound('stream', id);
     const { stream_key_hash, stream_key_ciphertext, stream_key_version, ...stream } = row;
@@ -137,7 +137,7 @@ export class StreamService {
 
   /** Issues a new stream key; the old one stops working for new publishes at once. */
   async resetStreamKey(id: string, callerId: string): Promise<CreatedStream> {
-    const stream = await repo.findStream(this.db, id);
+    const stream = await repo.findShownStream(this.db, id);
     // Another creator's stream answers as missing: its key is none of their business.
     if (!stream || stream.creator_id !== callerId) throw notFound('stream', id);
     // The next version (a sealed key's stream starts its versions at 1). Two resets at once
@@ -151,6 +151,16 @@ export class StreamService {
   /** Any authenticated caller may read a stream by ID: private means unlisted. */
   async get(id: string): Promise<StreamRow> {
     const row = await repo.findStream(this.db, id);
+    if (!row) throw notFound('stream', id);
+    return row;
+  }
+
+  /**
+   * A stream as viewers and the API see it: one taken down, or whose creator is suspended, is
+   * missing (src/moderation/). `get` above is the platform's own read.
+   */
+  async getShown(id: string): Promise<StreamRow> {
+    const row = await repo.findShownStream(this.db, id);
     if (!row) throw notFound('stream', id);
     return row;
   }
@@ -238,7 +248,7 @@ export class StreamService {
   }
 
   private async owned(db: Db, id: string, callerId: string): Promise<StreamRow> {
-    const stream = await repo.findStream(db, id);
+    const stream = await repo.findShownStream(db, id);
     if (!stream || stream.creator_id !== callerId) throw notFound('stream', id);
     return stream;
   }

@@ -3,6 +3,7 @@
 import { sql } from 'kysely';
 import { compiledQuery, literalLimit } from '../db/compiled-query.ts';
 import type { Db } from '../db/database.ts';
+import { videoShown } from '../accounts/standing.ts';
 import type { KeysetPosition } from '../db/keyset.ts';
 import { followedCreators } from '../streams/stream-listing.repository.ts';
 import type { VideoRow } from './video.table.ts';
@@ -37,7 +38,8 @@ const publicVideosQuery = compiledQuery((db, filter: VideoBrowseFilter, { take }
     .select(BROWSE_COLUMNS.map((column) => `videos.${column}` as const))
     .select('users.name as creator_name')
     .where('videos.published_at', 'is not', null)
-    .where('videos.privacy', '=', sql.lit('public'));
+    .where('videos.privacy', '=', sql.lit('public'))
+    .where(videoShown());
   if (filter.creatorId !== undefined) query = query.where('videos.creator_id', '=', filter.creatorId);
   if (filter.category !== undefined) query = query.where('videos.category', '=', filter.category);
   const followedBy = filter.followedBy;

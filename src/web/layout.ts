@@ -17,7 +17,8 @@ export type Section =
   | 'keys'
   | 'webhooks'
   | 'chat'
-  | 'account';
+  | 'account'
+  | 'admin';
 
 export interface Page {
   title: string;
@@ -115,6 +116,11 @@ function navigation(page: Page): SafeHtml {
       <ul class="nav-links">
         <li><a href="/" ${current(page, 'home')}>Home</a></li>
         ${dashboard}
+        ${
+          user?.role === 'operator'
+            ? html`<li><a href="/admin" ${current(page, 'admin')} id="nav-admin">Admin</a></li>`
+            : undefined
+        }
       </ul>
       ${searchBox(page)}
       <div class="nav-account">${account}</div>

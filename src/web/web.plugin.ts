@@ -28,6 +28,9 @@ import { installSessions, sessionCookies, webSessions, type WebSessions } from '
 import { shareRoutes } from './share/share.routes.ts';
 import { searchRoutes } from './search/search.routes.ts';
 import { viewerRoutes } from './viewer/viewer.routes.ts';
+import { adminRoutes } from './admin/admin.routes.ts';
+import { reportRoutes } from './admin/report.routes.ts';
+import { suspendedGate } from './admin/suspended-gate.ts';
 
 /** The sessions of the site at PUBLIC_URL, shared by the pages, the access check and error pages. */
 export function createWebSessions(services: Services): WebSessions {
@@ -68,6 +71,8 @@ export function webPlugin(
       const { cookies } = sessions;
       acceptForms(pages);
       installSessions(pages, sessions);
+      // A suspended user who signs in sees why, and nothing else (src/moderation/).
+      pages.addHook('onRequest', suspendedGate);
       pages.addHook('preValidation', csrfHook(services.sessions, publicOrigin));
       pages.setErrorHandler(async (error: unknown, request, reply) => {
         const appError = toAppError(error, request);
@@ -83,6 +88,8 @@ export function webPlugin(
       await pages.register(dashboardRoutes, options);
       await pages.register(viewerRoutes, options);
       await pages.register(searchRoutes, options);
+      await pages.register(reportRoutes, options);
+      await pages.register(adminRoutes, options);
     });
   };
 }

@@ -17,7 +17,7 @@ const LAYERS: string[][] = [
   ['ffmpeg', 'events', 'jobs', 'http', 'accounts'],
   ['transcode', 'streams', 'idempotency', 'webhooks', 'subscriptions', 'profiles'],
   ['videos', 'channels'],
-  ['media'],
+  ['media', 'moderation'],
   ['live', 'viewers', 'uploads', 'catalogue', 'chat'],
   ['ingest', 'simulcast', 'search'],
   ['cli', 'web', 'observability'],

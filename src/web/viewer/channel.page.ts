@@ -52,7 +52,19 @@ export function channelBody(
           <h1 id="channel-name">${channel.creator.name}</h1>
         </div>
       </div>
-      ${subscribeBlock(request, options.subscribe)}
+      <div class="channel-actions">
+        ${subscribeBlock(request, options.subscribe)}
+        ${
+          options.subscribe.own
+            ? ''
+            : html`<a
+                id="report-channel"
+                class="button button-small"
+                href="/report?kind=channel&id=${channel.creator.id}"
+                >Report channel</a
+              >`
+        }
+      </div>
     </header>
     ${
       profile && (profile.bio !== null || profile.links.length > 0)

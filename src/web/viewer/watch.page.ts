@@ -76,6 +76,7 @@ export function watchPage(
     page: urls.streamPage(info.id),
     embed: urls.embedPage(info.id),
     avatar,
+    report: `/report?kind=${info.kind}&id=${encodeURIComponent(info.id)}`,
   });
   const panel = chat.mode === 'none' ? '' : chatPanel(chat);
   return renderPage({
