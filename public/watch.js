@@ -21,7 +21,7 @@ const initial = JSON.parse(dataEl.textContent);
 let info = /** @type {WatchInfo} */ (initial);
 let started = false;
 /** The player, once started (a stream an operator removes is stopped). @type {{ destroy(): void } | undefined} */
-let player;
+let activeHls;
 /** Set when the info answers 404: taken down, or its creator suspended (src/moderation/). */
 let removed = false;
 /** Whether the notice shows the reconnecting message (so only that one is cleared when it ends). */
@@ -154,7 +154,7 @@ function startPlayer(url) {
     });
     hls.loadSource(source.toString());
     hls.attachMedia(video);
-    player = hls;
+    activeHls = hls;
   } else if (video.canPlayType('application/vnd.apple.mpegurl') !== '') {
     video.src = source.toString();
   } else {
@@ -176,8 +176,8 @@ function maybeStart() {
 /** The stream or video is gone (an operator removed it): the player stops and says so. */
 function showRemoved() {
   removed = true;
-  player?.destroy();
-  player = undefined;
+  activeHls?.destroy();
+  activeHls = undefined;
   video.pause();
   // Nothing of it stays on screen: neither its last frame nor its thumbnail.
   video.removeAttribute('src');
