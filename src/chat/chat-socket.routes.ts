@@ -11,6 +11,9 @@
 // Hostile clients: frames over MAX_FRAME_BYTES close the socket (1009, by ws), binary frames
 // (1003), a flood of frames (1008) and a run of malformed ones (1007); none of it reaches the
 // database, and the process and the other sockets carry on.
+import { EventEmitter } from 'node:events';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
@@ -50,13 +53,45 @@ interface Incoming {
   seconds?: unknown;
 }
 
+/** The one path that takes a WebSocket upgrade: a watch page's chat. */
+const CHAT_SOCKET_PATH = /^\/watch\/[^/?#]+\/chat(?:\?|$)/;
+
+function refuseUpgrade(socket: Duplex): void {
+  const body = JSON.stringify({
+    error: { code: 'malformed_request', message: 'Only a watch page chat accepts a WebSocket upgrade.' },
+  });
+  socket.on('error', () => {
+    socket.destroy();
+  });
+  socket.end(
+    'HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 export function chatSocketRoutes(options: ChatSocketOptions): (app: FastifyInstance) => Promise<void> {
   const { chat } = options;
   return async (app) => {
     const hub = options.hub;
     const perAddress = new Map<string, number>();
+    // Node hands every request that asks to upgrade to the server's 'upgrade' listeners, never to
+    // the HTTP routes. Only the chat socket's path goes on to the plugin; any other is answered
+    // here with the envelope and closed (left to the plugin, it was routed as HTTP on a socket
+    // nothing closed, and the connection hung).
+    const gate = new EventEmitter();
+    app.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      if (CHAT_SOCKET_PATH.test(request.url ?? '')) {
+        gate.emit('upgrade', request, socket, head);
+        return;
+      }
+      refuseUpgrade(socket);
+    });
     await app.register(websocket, {
-      options: { maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false },
+      options: {
+        maxPayload: MAX_FRAME_BYTES,
+        perMessageDeflate: false,
+        server: gate as unknown as Server,
+      },
       // A client that vanishes mid-frame is ordinary, not an error worth a stack.
       errorHandler: (_error, socket) => {
         socket.terminate();

@@ -176,6 +176,11 @@ const PUBLIC_ROUTES = [
   '/watch/:id/chat',
   '/assets/:name',
   '/favicon.ico',
+  // The embeddable player and oEmbed (src/web/share/): for other sites, no session read.
+  '/embed/:id',
+  '/oembed',
+  // Profile images (src/profiles/), named by version.
+  '/profiles/:userId/:file',
 ];
 
 /**

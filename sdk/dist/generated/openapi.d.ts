@@ -3077,6 +3077,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3095,6 +3097,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3113,6 +3117,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3131,6 +3137,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3149,6 +3157,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3167,6 +3177,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3185,6 +3197,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3229,6 +3243,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3247,6 +3263,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3265,6 +3283,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3283,6 +3303,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3301,6 +3323,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3319,6 +3343,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3337,6 +3363,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3414,6 +3442,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3432,6 +3462,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3450,6 +3482,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3468,6 +3502,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3486,6 +3522,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3558,6 +3596,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3576,6 +3616,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3594,6 +3636,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3612,6 +3656,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3630,6 +3676,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3648,6 +3696,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3666,6 +3716,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3711,6 +3763,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3729,6 +3783,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3747,6 +3803,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3765,6 +3823,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3783,6 +3843,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3801,6 +3863,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3819,6 +3883,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3866,6 +3932,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3884,6 +3952,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3902,6 +3972,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3920,6 +3992,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3938,6 +4012,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3993,6 +4069,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4011,6 +4089,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4029,6 +4109,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4047,6 +4129,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4065,6 +4149,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4083,6 +4169,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4101,6 +4189,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4159,6 +4249,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4177,6 +4269,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4195,6 +4289,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4213,6 +4309,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4231,6 +4329,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4249,6 +4349,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4267,6 +4369,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7354,6 +7458,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7372,6 +7478,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7390,6 +7498,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7408,6 +7518,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7426,6 +7538,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };

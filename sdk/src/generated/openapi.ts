@@ -3198,6 +3198,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3216,6 +3218,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3234,6 +3238,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3252,6 +3258,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3270,6 +3278,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3288,6 +3298,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3306,6 +3318,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3350,6 +3364,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3368,6 +3384,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3386,6 +3404,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3404,6 +3424,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3422,6 +3444,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3440,6 +3464,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3458,6 +3484,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3535,6 +3563,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3553,6 +3583,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3571,6 +3603,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3589,6 +3623,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3607,6 +3643,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3679,6 +3717,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3697,6 +3737,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3715,6 +3757,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3733,6 +3777,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3751,6 +3797,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3769,6 +3817,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3787,6 +3837,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3832,6 +3884,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3850,6 +3904,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3868,6 +3924,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3886,6 +3944,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3904,6 +3964,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3922,6 +3984,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3940,6 +4004,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3987,6 +4053,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4005,6 +4073,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4023,6 +4093,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4041,6 +4113,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4059,6 +4133,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4114,6 +4190,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4132,6 +4210,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4150,6 +4230,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4168,6 +4250,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4186,6 +4270,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4204,6 +4290,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4222,6 +4310,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4280,6 +4370,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4298,6 +4390,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4316,6 +4410,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4334,6 +4430,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4352,6 +4450,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4370,6 +4470,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4388,6 +4490,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7595,6 +7699,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7613,6 +7719,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7631,6 +7739,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7649,6 +7759,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7667,6 +7779,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
