@@ -66,6 +66,9 @@ function refuseUpgrade(socket: Duplex): void {
   socket.end(
     'HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\n' +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    () => {
+      socket.destroy();
+    },
   );
 }
 
