@@ -22,18 +22,97 @@ export const CHROMIUM_ARGS = [
   '--autoplay-policy=no-user-gesture-required',
 ];
 
+/**
+ * A Playwright call still pending after this long means the browser is stuck: no call of the
+ * tests waits longer than 180 s (most under 30 s), and the test's own limit is 600 s.
+ */
+const STUCK_CALL_MS = Number(process.env.TEST_BROWSER_STUCK_MS ?? 240_000);
+
 export async function launchBrowser(t: TestContext): Promise<BrowserContext> {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-chromium-'));
+  const watch = new StuckCallWatch(t, profile);
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,
     headless: true,
     args: CHROMIUM_ARGS,
+    logger: watch.logger,
   });
   t.after(async () => {
+    watch.stop();
     await closeWithin(context, profile, 15_000);
     fs.rmSync(profile, { recursive: true, force: true });
   });
   return context;
+}
+
+/**
+ * Follows every Playwright call of one browser (its API log). When one has been pending for
+ * STUCK_CALL_MS, it says which, with the calls before it, and kills the browser: the pending
+ * call then fails at once with "Target closed", rather than the test waiting out its limit with
+ * nothing to show for where it hung.
+ */
+class StuckCallWatch {
+  private readonly pending: { name: string; since: number }[] = [];
+  private readonly recent: string[] = [];
+  private readonly timer: NodeJS.Timeout;
+  readonly logger = {
+    isEnabled: (name: string) => name === 'api',
+    log: (_name: string, _severity: string, message: string | Error) => {
+      this.record(String(message));
+    },
+  };
+
+  private readonly t: TestContext;
+  private readonly profile: string;
+
+  constructor(t: TestContext, profile: string) {
+    this.t = t;
+    this.profile = profile;
+    this.timer = setInterval(() => {
+      this.check();
+    }, 5_000);
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  private record(message: string): void {
+    this.recent.push(`${new Date().toISOString()} ${message}`);
+    if (this.recent.length > 40) this.recent.shift();
+    const started = /^=> (\S+) started/.exec(message);
+    if (started?.[1] !== undefined) {
+      this.pending.push({ name: started[1], since: Date.now() });
+      return;
+    }
+    const ended = /^<= (\S+) (?:succeeded|failed)/.exec(message);
+    if (ended?.[1] === undefined) return;
+    const index = this.pending.findIndex((call) => call.name === ended[1]);
+    if (index !== -1) this.pending.splice(index, 1);
+  }
+
+  private check(): void {
+    const stuck = this.pending.find((call) => Date.now() - call.since > STUCK_CALL_MS);
+    if (!stuck) return;
+    this.stop();
+    const report = [
+      `Chromium stuck: ${stuck.name} pending for ${Math.round((Date.now() - stuck.since) / 1000)} s; killed.`,
+      `Pending: ${this.pending.map((call) => call.name).join(', ')}. The last calls:`,
+      ...this.recent,
+    ].join('\n');
+    process.stderr.write(`${report}\n`);
+    this.t.diagnostic(report);
+    killBrowser(this.profile);
+  }
+}
+
+function killBrowser(profile: string): void {
+  try {
+    // The pattern must not start with "-", or pkill reads it as an option.
+    execFileSync('pkill', ['-KILL', '-f', `user-data-dir=${profile}`]);
+  } catch {
+    // pkill exits 1 when nothing matched: the browser went away by itself.
+  }
 }
 
 /**
@@ -49,11 +128,7 @@ async function closeWithin(context: BrowserContext, profile: string, ms: number)
   const inTime = await Promise.race([closed, late]);
   clearTimeout(timer);
   if (inTime) return;
-  try {
-    execFileSync('pkill', ['-KILL', '-f', `--user-data-dir=${profile}`]);
-  } catch {
-    // pkill exits 1 when nothing matched: the browser went away by itself.
-  }
+  killBrowser(profile);
 }
 
 // Browser-side functions reach the page through the DevTools protocol (not eval, which the
