@@ -27,8 +27,10 @@
 //                                      PostgreSQL + Redis (bench/scale.ts; needs TEST_POSTGRES_URL
 //                                      and TEST_REDIS_URL)
 //   npm run bench -- --storage         VOD segments through the origin from the object store (a
-//                                      real Ceph RADOS Gateway) against local disk, as a ratio
-//                                      (bench/storage.ts; needs radosgw ceph-mon ceph-osd)
+//                                      real Ceph RADOS Gateway) against local disk, as a ratio;
+//                                      a stream's end to its video playing from the store; encode
+//                                      throughput with 1 and 2 media workers (bench/storage.ts,
+//                                      bench/storage-pipeline.ts; needs radosgw ceph-mon ceph-osd)
 //   npm run bench -- --chat            live chat only (bench/chat.ts): 1,000 WebSocket clients, 20
 //                                      messages/s for 60 s, on 1 and then 2 API processes
 //                                      (PostgreSQL + Redis; TEST_POSTGRES_URL, TEST_REDIS_URL)
