@@ -42,6 +42,7 @@ import { SimulcastService } from './simulcast/simulcast.service.ts';
 import { SimulcastOutput } from './simulcast/simulcast.output.ts';
 import type { PublishOutput } from './live/publish-output.ts';
 import type { MediaStorage } from './storage/media-storage.ts';
+import { MailOutbox } from './mail/mail-outbox.ts';
 
 export interface Services {
   database: DatabaseHandle;
@@ -80,6 +81,8 @@ export interface Services {
   simulcastKeys: SimulcastKeys;
   /** MEDIA_STORAGE=s3: the object store videos' media moves to; undefined with local storage. */
   objectStore: MediaStorage | undefined;
+  /** Queues outgoing mail (src/mail/): `mail.enqueue(template, to, data)`. */
+  mail: MailOutbox;
 }
 
 /** CHANNEL_KEY_WINDOW_HOURS's default, for callers whose ingest configuration gives none. */
@@ -91,7 +94,7 @@ export const UPLOAD_DEFAULTS: UploadConfig = loadConfig({}).uploads;
 export function createServices(
   // dataDir: deleting a stream or a video removes its media from DATA_DIR/media too.
   config: Pick<Config, 'publicUrl' | 'dataDir'> &
-    Partial<Pick<Config, 'signups'>> & {
+    Partial<Pick<Config, 'signups' | 'signupsPerHour'>> & {
       /** scrypt's cost for new password hashes (src/accounts/password.ts's default unless given). */
       passwordCost?: ScryptCost;
       ingest: Pick<IngestConfig, 'rtmpPort'> &
@@ -104,6 +107,8 @@ export function createServices(
        * runtime, src/runtime.ts); absent with local storage, where media stays on disk.
        */
       objectStore?: MediaStorage | undefined;
+      /** SMTP_URL is set (mail really leaves): addresses must be verified. Off unless given. */
+      mail?: { smtpUrl: string | undefined };
     },
   database: DatabaseHandle,
   secretKey: Buffer,
@@ -126,6 +131,12 @@ export function createServices(
     new VideosOfStreams(urls),
     new SimulcastDefaults(simulcastKeys),
   );
+  const logins = new LoginService(db, clock, {
+    signups: config.signups ?? 'open',
+    passwordCost: config.passwordCost,
+    verificationRequired: config.mail?.smtpUrl !== undefined,
+    signupsPerHour: config.signupsPerHour,
+  });
   return {
     database,
     clock,
@@ -167,10 +178,7 @@ export function createServices(
         ? {}
         : { reconnectWindowSeconds: config.ingest.reconnectWindowSeconds }),
     }),
-    logins: new LoginService(db, clock, {
-      signups: config.signups ?? 'open',
-      passwordCost: config.passwordCost,
-    }),
+    logins,
     sessions: new SessionService(db, clock, deriveKey(secretKey, 'web-csrf')),
     webFlash: new SecretBox(deriveKey(secretKey, 'web-flash')),
     uploads: new UploadService(
@@ -179,12 +187,16 @@ export function createServices(
       new UploadFiles(config.dataDir, uploadLimits.expiryMs),
       new UploadUrls(deriveKey(secretKey, 'upload-urls'), config.publicUrl),
       uploadLimits,
+      (userId) => logins.requireVerified(userId),
     ),
     simulcast: new SimulcastService(db, clock, simulcastKeys, {
       allowPrivateTargets: config.simulcast?.allowPrivateTargets ?? false,
     }),
     simulcastKeys,
     objectStore: config.objectStore,
+    mail: new MailOutbox(db, clock, urls, deriveKey(secretKey, 'mail-unsubscribe'), {
+      verificationRequired: config.mail?.smtpUrl !== undefined,
+    }),
   };
 }
 

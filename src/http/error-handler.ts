@@ -49,6 +49,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   invalid_credentials: 401,
   email_taken: 409,
   signups_closed: 403,
+  email_unverified: 403,
 };
 
 export function errorBody(error: AppError) {

@@ -45,7 +45,9 @@ export type ErrorCode =
   | 'csrf_failed'
   | 'invalid_credentials'
   | 'email_taken'
-  | 'signups_closed';
+  | 'signups_closed'
+  // Accounts whose address is not confirmed yet (mail configured, src/mail/).
+  | 'email_unverified';
 
 export class AppError extends Error {
   readonly code: ErrorCode;

@@ -3,7 +3,21 @@ import { randomBytes } from 'node:crypto';
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 export type IdPrefix =
-  'str' | 'vid' | 'usr' | 'wh' | 'evt' | 'sub' | 'key' | 'dlv' | 'req' | 'rcv' | 'upl' | 'job' | 'sim';
+  | 'str'
+  | 'vid'
+  | 'usr'
+  | 'wh'
+  | 'evt'
+  | 'sub'
+  | 'key'
+  | 'dlv'
+  | 'req'
+  | 'rcv'
+  | 'upl'
+  | 'job'
+  | 'sim'
+  | 'att'
+  | 'msg';
 
 /**
  * A prefixed identifier with 22 base62 characters from a CSPRNG (about 131 bits): IDs of

@@ -14,7 +14,7 @@ const LAYERS: string[][] = [
   ['shared'],
   ['db', 'hls', 'rtmp', 'storage'],
   ['ffmpeg', 'events', 'jobs', 'http', 'accounts'],
-  ['transcode', 'streams', 'idempotency', 'webhooks', 'subscriptions'],
+  ['transcode', 'streams', 'idempotency', 'webhooks', 'subscriptions', 'mail'],
   ['videos', 'channels'],
   ['media'],
   ['live', 'viewers', 'uploads', 'catalogue'],

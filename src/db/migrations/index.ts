@@ -13,6 +13,7 @@ import * as viewerSamples from './2026-11-23-060-viewer-samples.ts';
 import * as uploads from './2026-11-26-001-uploads.ts';
 import * as simulcast from './2026-11-26-002-simulcast.ts';
 import * as videoMediaLocation from './2026-11-26-003-video-media-location.ts';
+import * as accountMail from './2026-11-26-050-account-mail.ts';
 
 // Migrations run in the order of their names; a new one is a new dated file added here.
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26-001-uploads': uploads,
   '2026-11-26-002-simulcast': simulcast,
   '2026-11-26-003-video-media-location': videoMediaLocation,
+  '2026-11-26-050-account-mail': accountMail,
 };

@@ -49,6 +49,7 @@ export async function keysRoutes(app: FastifyInstance, options: WebRoutesOptions
     async (request, reply) => {
       const user = requireUser(request, reply);
       if (!user) return reply;
+      await options.services.logins.requireVerified(user.id);
       const created = await accounts.createKey(user.id, request.body.scope);
       flash.put(request, reply, NEW_KEY_FLASH, created);
       return reply.redirect('/dashboard/keys#new-key-title', 303);
