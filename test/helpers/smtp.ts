@@ -64,6 +64,7 @@ export async function startSmtpReceiver(t: TestContext, port = 0): Promise<SmtpR
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
     size: 1024 * 1024,
+    closeTimeout: 200,
     onRcptTo(_address, _session, callback) {
       if (receiver.mode === 'refuse') {
         callback(Object.assign(new Error('Mailbox busy, try later'), { responseCode: 451 }));
