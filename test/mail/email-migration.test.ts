@@ -21,7 +21,7 @@ for (const dialect of DIALECTS) {
     ];
     await handle.db
       .insertInto('users')
-      .values(users as never)
+      .values(users)
       .execute();
     await migrateToLatest(handle.db);
     const rows = await handle.db
