@@ -19,10 +19,7 @@ for (const dialect of DIALECTS) {
       { id: 'usr_wide', name: 'Wide', email: 'ｂｏ@example.com', created_at: 3000 },
       { id: 'usr_none', name: 'No login', email: null, created_at: 4000 },
     ];
-    await handle.db
-      .insertInto('users')
-      .values(users)
-      .execute();
+    await handle.db.insertInto('users').values(users).execute();
     await migrateToLatest(handle.db);
     const rows = await handle.db
       .selectFrom('users')
