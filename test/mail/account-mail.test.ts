@@ -34,6 +34,11 @@ for (const dialect of DIALECTS) {
     const account = await (await agent.get('/account')).text();
     assert.match(account, /id="verify-notice"/);
     assert.match(account, /not go live, publish videos or create API keys/);
+    assert.match(
+      await (await agent.get('/dashboard/keys')).text(),
+      /id="verify-notice"/,
+      'the keys page says so',
+    );
     const refused = await agent.post('/dashboard/keys', { scope: 'read' });
     assert.equal(refused.status, 403);
     assert.match(await refused.text(), /Confirm your email address first/);
