@@ -4,18 +4,11 @@
 // same paths with objects of the same shape, so the bytes on the wire are comparable.
 //
 // The caller is BARE_VIEWER; reading one of its own streams, it is shown the stream key as the
-// service shows it to a creator: opened from the sealed copy, which the service sealed under
-// a key derived from SECRET_KEY.
+// service shows it to a creator: derived from SECRET_KEY, the stream id and the key's version
+// (one HMAC), or for a key issued before those, opened from its sealed copy.
 //
 //   BARE_DATABASE=file.db BARE_PORT=8090 BARE_VIEWER=usr_... SECRET_KEY=<64 hex> node bench/bare-server.ts
-import {
-  createCipheriv,
-  createDecipheriv,
-  createHmac,
-  createSecretKey,
-  hkdfSync,
-  randomBytes,
-} from 'node:crypto';
+import { createDecipheriv, createHmac, createSecretKey, hkdfSync, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { DatabaseSync } from 'node:sqlite';
 
@@ -38,6 +31,19 @@ const STREAM_KEY_SECRET = createSecretKey(
     ),
   ),
 );
+const STREAM_KEY_DERIVATION = createSecretKey(
+  Buffer.from(
+    hkdfSync(
+      'sha256',
+      Buffer.from(process.env.SECRET_KEY ?? '', 'hex'),
+      Buffer.alloc(0),
+      'tributary:stream-key-derivation',
+      32,
+    ),
+  ),
+);
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const BASE62_OF_BYTE = Uint8Array.from({ length: 256 }, (_, byte) => BASE62.charCodeAt(byte % 62));
 const RTMP_INGEST = `rtmp://localhost:1935/live`;
 db.exec('PRAGMA journal_mode = WAL');
 db.exec('PRAGMA synchronous = NORMAL');
@@ -51,7 +57,9 @@ const STREAM_LIST_COLUMNS = `id, creator_id, title, description, status, categor
 const VIDEO_COLUMNS = `id, creator_id, title, description, category, duration_seconds, view_count, privacy,
   source_stream_id, published_at, created_at`;
 
-const streamById = db.prepare(`SELECT ${STREAM_COLUMNS}, stream_key_ciphertext FROM streams WHERE id = ?`);
+const streamById = db.prepare(
+  `SELECT ${STREAM_COLUMNS}, stream_key_ciphertext, stream_key_version FROM streams WHERE id = ?`,
+);
 const streamsByStatus = db.prepare(
   `SELECT ${STREAM_LIST_COLUMNS} FROM streams WHERE (privacy = 'public' OR creator_id = ?) AND status = ?
    ORDER BY created_at DESC, id DESC LIMIT ?`,
@@ -65,8 +73,8 @@ const videosNewest = db.prepare(
    ORDER BY published_at DESC, id DESC LIMIT ?`,
 );
 const insertStream = db.prepare(
-  `INSERT INTO streams (${STREAM_COLUMNS}, stream_key_hash, stream_key_ciphertext, record)
-   VALUES (?, ?, ?, NULL, 'scheduled', ?, 'public', NULL, NULL, NULL, NULL, NULL, NULL, ?, ?, ?, ?, 1)`,
+  `INSERT INTO streams (${STREAM_COLUMNS}, stream_key_hash, stream_key_version, record)
+   VALUES (?, ?, ?, NULL, 'scheduled', ?, 'public', NULL, NULL, NULL, NULL, NULL, NULL, ?, ?, ?, 1, 1)`,
 );
 
 type Row = Record<string, any>;
@@ -105,7 +113,17 @@ function streamDetail(row: Row, streamKey?: string) {
   };
 }
 
-function openStreamKey(sealed: unknown, streamId: string): string | undefined {
+function streamKeyOf(row: Row): string | undefined {
+  const streamId = String(row.id);
+  if (typeof row.stream_key_version === 'number') {
+    // The service's derivation (StreamKeyVault.derive).
+    const digest = createHmac('sha256', STREAM_KEY_DERIVATION)
+      .update(`${streamId}:${row.stream_key_version}`)
+      .digest();
+    for (let i = 0; i < digest.length; i++) digest[i] = BASE62_OF_BYTE[digest[i] ?? 0] ?? 0;
+    return `sk_${digest.toString('latin1')}`;
+  }
+  const sealed: unknown = row.stream_key_ciphertext;
   if (typeof sealed !== 'string') return undefined;
   const [, iv = '', tag = '', ciphertext = ''] = sealed.split('.');
   const decipher = createDecipheriv('aes-256-gcm', STREAM_KEY_SECRET, Buffer.from(iv, 'base64url'));
@@ -163,8 +181,7 @@ function route(method: string, url: URL, body: string): Reply {
   if (method === 'GET' && url.pathname.startsWith('/v1/streams/')) {
     const row = streamById.get(url.pathname.slice('/v1/streams/'.length));
     if (!row) return { status: 404, body: { error: { code: 'resource_not_found' } } };
-    const streamKey =
-      row.creator_id === viewer ? openStreamKey(row.stream_key_ciphertext, String(row.id)) : undefined;
+    const streamKey = row.creator_id === viewer ? streamKeyOf(row) : undefined;
     return { status: 200, body: streamDetail(row, streamKey) };
   }
   if (method === 'GET' && url.pathname === '/v1/streams') {
@@ -207,15 +224,11 @@ function createStream(body: CreateBody): { row: Row; streamKey: string } {
     created_at: now,
     updated_at: now,
   };
-  // The service stores a new key as a keyed hash and a sealed copy; the ceiling does the same work.
-  const streamKey = `sk_${randomBytes(24).toString('base64url')}`;
+  // The service stores a new key as a keyed hash and a version to derive it from again; the
+  // ceiling does the same work.
+  const streamKey = streamKeyOf({ id: row.id, stream_key_version: 1 }) ?? '';
   const hash = createHmac('sha256', STREAM_KEY_SECRET).update(streamKey).digest('base64url');
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', STREAM_KEY_SECRET, iv);
-  cipher.setAAD(Buffer.from(row.id));
-  const sealed = Buffer.concat([cipher.update(streamKey, 'utf8'), cipher.final()]);
-  const ciphertext = `v1.${iv.toString('base64url')}.${cipher.getAuthTag().toString('base64url')}.${sealed.toString('base64url')}`;
-  insertStream.run(row.id, row.creator_id, row.title, row.category, now, now, hash, ciphertext);
+  insertStream.run(row.id, row.creator_id, row.title, row.category, now, now, hash);
   return { row, streamKey };
 }
 

@@ -1,8 +1,9 @@
 // `npm run bench -- --pages`: the web app's pages under load, measured like the API (the
-// service pinned to one core, autocannon in its own process on the other): the home page and
-// the creator's streams page, signed in, at 20 concurrent sessions on the seeded catalogue.
-// Each session is a user who signed up through the real form; each owns some streams, so the
-// dashboard lists real rows. Target (issue 15): p99 under 50 ms for both.
+// service pinned to one core, autocannon in its own process on the other): the home page, the
+// home page with a following feed, the creator's streams page and search results, signed in,
+// at 20 concurrent sessions on the seeded catalogue. Each session is a user who signed up
+// through the real form; each owns some streams, so the dashboard lists real rows, and follows
+// some creators, so the home page has a feed. Target (issues 15 and 28): p99 under 50 ms each.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -36,7 +37,31 @@ export interface PagesBenchOptions {
 const PORT = 18_081;
 const SESSIONS = 20;
 const STREAMS_PER_SESSION = 50;
+// A search's results are reused for a second (SearchService), so these measure the index:
+// each is asked about once in a run. A creator's name and number (every video names its
+// creator), as the all view and as the videos tab.
+const DISTINCT_SEARCHES = Array.from(
+  { length: 4_000 },
+  (_, index) => `/search?q=creator+${(index % 2_000) + 1}${index < 2_000 ? '' : '&type=videos'}`,
+);
+const FOLLOWS_PER_SESSION = 20;
 const PASSWORD = 'benchmark password 1';
+
+// Searches as visitors type them: words most titles have (the seed's titles draw from a few
+// phrases, so "live" or "session" match a seventh of 200,000 items), two-word ones, a creator's
+// name, a rare word, nothing found, and the kinds' own paged tabs.
+const SEARCHES = [
+  '/search?q=speedrun',
+  '/search?q=live+coding',
+  '/search?q=studio+session+marathon',
+  '/search?q=highlights',
+  '/search?q=creator+17',
+  '/search?q=road&type=videos&page=3',
+  '/search?q=late+night&type=streams',
+  '/search?q=creator&type=channels&page=2',
+  '/search?q=unplug',
+  '/search?q=nothingmatchesthis',
+];
 
 export async function benchPages(options: PagesBenchOptions): Promise<boolean> {
   const { log, quick } = options;
@@ -67,6 +92,9 @@ export async function benchPages(options: PagesBenchOptions): Promise<boolean> {
     // Pages are limited per address and every session here shares one: the limiter stays on
     // (each request is counted) without being what is measured.
     RATE_LIMIT_PER_IP: '10000000',
+    // Signed-in page views count against the user's own budget, the size of a key's (issue 28):
+    // 20 sessions at hundreds of requests a second each would exhaust the default 1,000 a minute.
+    RATE_LIMIT_PER_KEY: '10000000',
     SIGNUPS: 'open',
   };
   const service = await startServer({
@@ -83,7 +111,10 @@ export async function benchPages(options: PagesBenchOptions): Promise<boolean> {
     for (let index = 0; index < SESSIONS; index++)
       cookies.push(await signUp(origin, `viewer${index}@bench.test`));
     await giveStreams(databaseFile, SESSIONS);
-    log(`Signed up ${SESSIONS} users through the form, ${STREAMS_PER_SESSION} streams each`);
+    log(
+      `Signed up ${SESSIONS} users through the form, ${STREAMS_PER_SESSION} streams each, ` +
+        `each following ${FOLLOWS_PER_SESSION} creators`,
+    );
     log(
       `Machine: ${os.availableParallelism()} cores, load average ${os.loadavg()[0]?.toFixed(2) ?? 'n/a'}; ` +
         `${SESSIONS} connections, each request with one of the ${SESSIONS} sessions, ` +
@@ -97,7 +128,10 @@ export async function benchPages(options: PagesBenchOptions): Promise<boolean> {
         name: 'GET / (and its category filters), signed in',
         paths: ['/', ...CATEGORIES.map((c) => `/?category=${c}`)],
       },
+      { name: 'GET / with a following feed, signed in', paths: ['/'] },
       { name: 'GET /dashboard/streams, signed in', paths: ['/dashboard/streams'] },
+      { name: 'GET /search (10 searches, all and by kind), signed in', paths: SEARCHES },
+      { name: 'GET /search (4,000 distinct searches: uncached), signed in', paths: DISTINCT_SEARCHES },
     ];
     for (const page of pages) {
       const probe = await fetch(origin + (page.paths[0] ?? '/'), {
@@ -168,7 +202,7 @@ async function signUp(origin: string, email: string): Promise<string> {
   return cookie();
 }
 
-/** The signed-up users' own streams, written straight into the database like the seed's. */
+/** The signed-up users' own streams and follows, written straight into the database like the seed's. */
 async function giveStreams(databaseFile: string, sessions: number): Promise<void> {
   const database = openDatabase(databaseFile);
   try {
@@ -203,6 +237,29 @@ async function giveStreams(databaseFile: string, sessions: number): Promise<void
       }));
       await database.db.insertInto('streams').values(rows).execute();
     }
+    // Each session follows creators of the seed, so its home page has a following feed.
+    const creators = await database.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', 'is', null)
+      .orderBy('id')
+      .limit(SESSIONS * FOLLOWS_PER_SESSION)
+      .execute();
+    await database.db
+      .insertInto('subscriptions')
+      .values(
+        users.flatMap((user, index) =>
+          Array.from({ length: FOLLOWS_PER_SESSION }, (_, n) => ({
+            id: newId('sub'),
+            viewer_id: user.id,
+            creator_id: creators[(index * FOLLOWS_PER_SESSION + n) % creators.length]?.id ?? '',
+            status: 'active' as const,
+            created_at: now,
+            cancelled_at: null,
+          })),
+        ),
+      )
+      .execute();
   } finally {
     await database.close();
   }

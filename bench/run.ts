@@ -11,7 +11,8 @@
 //   npm run bench -- --deliveries      the webhook delivery bench only (bench/deliveries.ts)
 //   npm run bench -- --media           the media origin against nginx only (bench/media.ts;
 //                                      needs ffmpeg and nginx)
-//   npm run bench -- --pages           the web app's pages only (bench/pages.ts): home and the
+//   npm run bench -- --pages           the web app's pages only (bench/pages.ts): home (with a
+//                                      following feed too), search and the
 //                                      creator's streams page, signed in, 20 sessions
 //   npm run bench -- --edge            deploy/nginx-edge.conf in front of a live stream with 2,000
 //                                      simulated HLS viewers (bench/edge.ts; needs ffmpeg and nginx)
@@ -27,9 +28,18 @@
 //   npm run bench -- --scale           scale-out only: 1 and 2 API processes and workers on
 //                                      PostgreSQL + Redis (bench/scale.ts; needs TEST_POSTGRES_URL
 //                                      and TEST_REDIS_URL)
+//   npm run bench -- --storage         VOD segments through the origin from the object store (a
+//                                      real Ceph RADOS Gateway) against local disk, as a ratio
+//                                      (bench/storage.ts; needs radosgw ceph-mon ceph-osd)
+//   npm run bench -- --chat            live chat only (bench/chat.ts): 1,000 WebSocket clients, 20
+//                                      messages/s for 60 s, on 1 and then 2 API processes
+//                                      (PostgreSQL + Redis; TEST_POSTGRES_URL, TEST_REDIS_URL)
 //   npm run bench -- --profile         also writes a CPU profile of the service to .bench/profiles
+//   npm run bench -- --no-metrics      the service without its Prometheus endpoint (on otherwise)
 //   npm run bench -- --only detail,creator
-//                                      some of the API scenarios (detail, creator, lists, depth, create)
+//                                      some of the API scenarios (detail, creator, platform, lists,
+//                                      depth, create); platform: one account owning 20,000 and then
+//                                      200,000 streams, each read by its owner (its key shown)
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -65,9 +75,11 @@ import { measureLatency } from './latency.ts';
 import { benchMedia } from './media.ts';
 import { benchPages } from './pages.ts';
 import { benchScale } from './scale.ts';
+import { benchChat } from './chat.ts';
 import { benchUploads } from './uploads.ts';
+import { benchStorage } from './storage.ts';
 import { benchSimulcast } from './simulcast.ts';
-import { seedDatabase } from './seed.ts';
+import { seedDatabase, seedOwnedStreams } from './seed.ts';
 
 // The environment and Node flags of `npm start` (package.json), read rather than copied so the
 // bench runs what production runs; the bare server gets the same.
@@ -101,15 +113,20 @@ const { values: flags } = parseArgs({
     pages: { type: 'boolean', default: false },
     edge: { type: 'boolean', default: false },
     scale: { type: 'boolean', default: false },
+    chat: { type: 'boolean', default: false },
     uploads: { type: 'boolean', default: false },
     mail: { type: 'boolean', default: false },
+    storage: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
+    // The service runs with its Prometheus endpoint on (METRICS_PORT), as an operator would;
+    // --no-metrics measures it without, for the cost of the metrics.
+    'no-metrics': { type: 'boolean', default: false },
     // A comma-separated subset of the API scenarios, for quick iterations.
     only: { type: 'string' },
   },
 });
 
-const SCENARIO_GROUPS = ['detail', 'lists', 'depth', 'creator', 'create'] as const;
+const SCENARIO_GROUPS = ['detail', 'lists', 'depth', 'creator', 'platform', 'create'] as const;
 const onlyGroups = flags.only?.split(',').map((group) => group.trim());
 for (const group of onlyGroups ?? []) {
   if (!(SCENARIO_GROUPS as readonly string[]).includes(group)) {
@@ -128,12 +145,22 @@ const PAGE_SIZE = 100;
 const DEEP_PAGE = 1000;
 
 const settings = flags.quick
-  ? { publicItems: 20_000, privateItems: 1_000, creators: 200, ownStreams: 50, seconds: 2, warmupSeconds: 1 }
+  ? {
+      publicItems: 20_000,
+      privateItems: 1_000,
+      creators: 200,
+      ownStreams: 50,
+      platformStreams: [2_000, 20_000],
+      seconds: 2,
+      warmupSeconds: 1,
+    }
   : {
       publicItems: 100_000,
       privateItems: 5_000,
       creators: 2_000,
       ownStreams: 200,
+      // One account owning this many streams (a platform creating them through the API).
+      platformStreams: [20_000, 200_000],
       seconds: 6,
       warmupSeconds: 3,
     };
@@ -151,6 +178,7 @@ async function benchApi(): Promise<boolean> {
       `${seeded.creators} creators in ${seeded.seconds.toFixed(1)} s`,
   );
 
+  const secretKey = randomBytes(32);
   // Only what production would set: no inherited REDIS_URL or the like changes the mode.
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -162,10 +190,11 @@ async function benchApi(): Promise<boolean> {
     PORT: String(SERVICE_PORT),
     LOG_LEVEL: 'info',
     // Given, so the bare server can open the stream keys the service seals.
-    SECRET_KEY: randomBytes(32).toString('hex'),
+    SECRET_KEY: secretKey.toString('hex'),
     // The limiter stays on (every request is counted and gets its headers) without being
     // the bottleneck; 10,000,000 is the highest value config.ts accepts.
     RATE_LIMIT_PER_KEY: '10000000',
+    ...(flags['no-metrics'] ? {} : { METRICS_PORT: '0' }),
   };
   const userId = await cli(env, ['users', 'create', '--name', 'Benchmark client']);
   const key = await cli(env, ['keys', 'create', '--user', userId, '--scope', 'write']);
@@ -227,6 +256,9 @@ async function benchApi(): Promise<boolean> {
         `service and bare server alternate, ${ROUNDS} runs each`,
     );
     log(`Service RSS at idle: ${serviceIdleRssMb.toFixed(0)} MB`);
+    log(
+      `Metrics (METRICS_PORT): ${flags['no-metrics'] ? 'off (--no-metrics)' : 'on, every request counted'}`,
+    );
     const scenarios: ScenarioResult[] = [];
     const checks: TargetCheck[] = [];
 
@@ -302,6 +334,26 @@ async function benchApi(): Promise<boolean> {
       });
       scenarios.splice(wanted('detail') ? 1 : 0, 0, own);
       checks.push(atLeastShareOfBare(own, 0.75), p99Below(own, 20));
+    }
+
+    if (wanted('platform')) {
+      // One account owning tens of thousands of streams, reading them as their owner (the
+      // answer carries each stream's key): no cache of opened keys covers them all.
+      const platformIds: string[] = [];
+      for (const total of settings.platformStreams) {
+        const added = await seedOwnedStreams(databaseFile, {
+          ownerId: userId,
+          secretKey,
+          count: total - platformIds.length,
+          from: platformIds.length,
+        });
+        for (const id of added) platformIds.push(id);
+        const owned = await compare(`GET /v1/streams/{id}, owner of ${total.toLocaleString('en')} streams`, {
+          paths: platformIds.map((id) => `/v1/streams/${id}`),
+        });
+        scenarios.push(owned);
+        checks.push(atLeastShareOfBare(owned, 0.85), p99Below(owned, 20));
+      }
     }
 
     if (wanted('create')) {
@@ -438,6 +490,10 @@ async function benchLatency(): Promise<boolean> {
 
 if (flags.scale) {
   log(JSON.stringify(await benchScale({ quick: flags.quick }), null, 2));
+} else if (flags.chat) {
+  const figures = await benchChat({ quick: flags.quick });
+  log(JSON.stringify(figures, null, 2));
+  passed = figures.every((f) => f.met);
 } else if (flags.media) {
   passed = await benchMedia({
     quick: flags.quick,
@@ -474,6 +530,14 @@ if (flags.scale) {
   if (!(await benchLatency())) passed = false;
 } else if (flags.uploads) {
   passed = await benchUploads({
+    quick: flags.quick,
+    workDir: WORK_DIR,
+    productionEnv: PRODUCTION_ENV,
+    nodeFlags: PRODUCTION_NODE_FLAGS,
+    log,
+  });
+} else if (flags.storage) {
+  passed = await benchStorage({
     quick: flags.quick,
     workDir: WORK_DIR,
     productionEnv: PRODUCTION_ENV,

@@ -4,7 +4,8 @@
 import fs from 'node:fs';
 import { migrateToLatest, openDatabase, type Db } from '../src/db/database.ts';
 import { CATEGORIES } from '../src/shared/categories.ts';
-import { randomBase62 } from '../src/shared/ids.ts';
+import { newId, randomBase62 } from '../src/shared/ids.ts';
+import { StreamKeyVault } from '../src/streams/stream-key-vault.ts';
 import type { NewStreamRow } from '../src/streams/stream.table.ts';
 import type { NewVideoRow } from '../src/videos/video.table.ts';
 
@@ -176,5 +177,51 @@ async function insertInBatches(
           .execute();
       }
     });
+  }
+}
+
+/**
+ * Adds `count` streams owned by one account (a platform that creates its streams through the
+ * API, thousands to an account), each with its stream key stored as the service stores it
+ * (StreamKeyVault, under `secretKey`), so reading one as its owner shows the key. Returns the
+ * ids; `from` numbers the titles so several calls add distinct streams.
+ */
+export async function seedOwnedStreams(
+  file: string,
+  options: { ownerId: string; secretKey: Buffer; count: number; from?: number },
+): Promise<string[]> {
+  const database = openDatabase(file);
+  try {
+    const vault = new StreamKeyVault(options.secretKey);
+    const now = Date.now();
+    const from = options.from ?? 0;
+    const rows: NewStreamRow[] = [];
+    for (let index = 0; index < options.count; index++) {
+      const id = newId('str');
+      const createdAt = now - (options.count - index) * 1000;
+      rows.push({
+        id,
+        creator_id: options.ownerId,
+        title: `Platform stream ${from + index + 1}`,
+        description: null,
+        status: 'scheduled',
+        category: CATEGORIES[index % CATEGORIES.length] ?? 'talk',
+        privacy: 'private',
+        viewer_count: null,
+        peak_viewer_count: null,
+        started_at: null,
+        scheduled_at: null,
+        ended_at: null,
+        thumbnail_at: null,
+        created_at: createdAt,
+        updated_at: createdAt,
+        record: 1,
+        ...vault.issue(id).stored,
+      });
+    }
+    await insertInBatches(database.db, 'streams', rows);
+    return rows.map((row) => row.id);
+  } finally {
+    await database.close();
   }
 }

@@ -9,8 +9,9 @@
 const POLL_MS = 5000;
 
 const video = /** @type {HTMLVideoElement} */ (document.getElementById('player'));
-const statusEl = /** @type {HTMLElement} */ (document.getElementById('status'));
-const viewersEl = /** @type {HTMLElement} */ (document.getElementById('viewers'));
+// The embedded player (/embed/{id}) has no status, viewers or Subscribe: each is optional.
+const statusEl = document.getElementById('status');
+const viewersEl = document.getElementById('viewers');
 const noticeEl = /** @type {HTMLElement} */ (document.getElementById('notice'));
 const dataEl = /** @type {HTMLElement} */ (document.getElementById('watch-data'));
 const playerEl = /** @type {HTMLElement} */ (video.parentElement);
@@ -19,6 +20,10 @@ const playerEl = /** @type {HTMLElement} */ (video.parentElement);
 const initial = JSON.parse(dataEl.textContent);
 let info = /** @type {WatchInfo} */ (initial);
 let started = false;
+/** The player, once started (a stream an operator removes is stopped). @type {{ destroy(): void } | undefined} */
+let activeHls;
+/** Set when the info answers 404: taken down, or its creator suspended (src/moderation/). */
+let removed = false;
 /** Whether the notice shows the reconnecting message (so only that one is cleared when it ends). */
 let showingReconnect = false;
 
@@ -58,8 +63,10 @@ function render() {
   // A live stream waiting for its publisher is not shown as live: its last frame is frozen.
   const reconnecting = info.kind === 'stream' && info.status === 'live' && info.reconnecting;
   const status = reconnecting ? 'reconnecting' : info.status;
-  statusEl.textContent = STATUS_LABELS[status] ?? status;
-  statusEl.className = `status status-${status}`;
+  if (statusEl) {
+    statusEl.textContent = STATUS_LABELS[status] ?? status;
+    statusEl.className = `status status-${status}`;
+  }
   playerEl.classList.toggle('reconnecting', reconnecting);
   if (reconnecting && !showingReconnect) {
     showingReconnect = true;
@@ -68,6 +75,14 @@ function render() {
     showingReconnect = false;
     notice('');
   }
+  if (viewersEl) renderViewers(viewersEl);
+  if (!started && info.kind === 'stream' && info.status === 'scheduled') {
+    notice('This stream has not started yet. It will play here as soon as it does.');
+  }
+}
+
+/** @param {HTMLElement} viewersEl */
+function renderViewers(viewersEl) {
   if (info.status === 'live') {
     const n = info.viewer_count ?? 0;
     viewersEl.textContent = `${n} watching`;
@@ -79,9 +94,6 @@ function render() {
     viewersEl.textContent = '';
   }
   viewersEl.dataset.count = String(info.viewer_count ?? '');
-  if (!started && info.kind === 'stream' && info.status === 'scheduled') {
-    notice('This stream has not started yet. It will play here as soon as it does.');
-  }
 }
 
 /**
@@ -134,6 +146,7 @@ function startPlayer(url) {
   const source = new URL(url, location.href);
   if (window.Hls.isSupported()) {
     const hls = new window.Hls(playerConfigFor(info.latency_mode));
+    setUpQuality(hls);
     hls.on(window.Hls.Events.ERROR, (_event, data) => {
       if (!data.fatal) return;
       if (data.type === window.Hls.ErrorTypes.MEDIA_ERROR) hls.recoverMediaError();
@@ -141,6 +154,7 @@ function startPlayer(url) {
     });
     hls.loadSource(source.toString());
     hls.attachMedia(video);
+    activeHls = hls;
   } else if (video.canPlayType('application/vnd.apple.mpegurl') !== '') {
     video.src = source.toString();
   } else {
@@ -159,9 +173,34 @@ function maybeStart() {
   }
 }
 
+/** The stream or video is gone (an operator removed it): the player stops and says so. */
+function showRemoved() {
+  removed = true;
+  activeHls?.destroy();
+  activeHls = undefined;
+  video.pause();
+  // Nothing of it stays on screen: neither its last frame nor its thumbnail.
+  video.removeAttribute('src');
+  video.removeAttribute('poster');
+  video.load();
+  const unmute = document.getElementById('unmute');
+  if (unmute) unmute.hidden = true;
+  const report = document.getElementById('report');
+  if (report) report.hidden = true;
+  statusEl.textContent = 'Unavailable';
+  statusEl.className = 'status status-ended';
+  viewersEl.textContent = '';
+  notice(`This ${info.kind} is no longer available.`);
+}
+
 async function poll() {
+  if (removed) return;
   try {
     const response = await fetch(info.info_url, { cache: 'no-store' });
+    if (response.status === 404) {
+      showRemoved();
+      return;
+    }
     if (response.ok) {
       /** @type {unknown} */
       const fresh = await response.json();
@@ -203,6 +242,236 @@ function trackPresence() {
   video.addEventListener('ended', stop);
 }
 
+// --- The player's settings: quality, latency, theatre, picture in picture, full screen,
+// Share, and the keyboard shortcuts the page lists (src/media/watch-page.ts SHORTCUTS). ---
+
+const watchEl = /** @type {HTMLElement} */ (document.getElementById('watch'));
+const qualityEl = /** @type {HTMLSelectElement | null} */ (document.getElementById('quality'));
+const qualityNowEl = document.getElementById('quality-current');
+const latencyEl = document.getElementById('latency');
+const theatreButton = /** @type {HTMLButtonElement | null} */ (document.getElementById('theatre'));
+const pipButton = /** @type {HTMLButtonElement | null} */ (document.getElementById('pip'));
+const fullscreenButton = /** @type {HTMLButtonElement | null} */ (document.getElementById('fullscreen'));
+const shareButton = /** @type {HTMLButtonElement | null} */ (document.getElementById('share-button'));
+const sharePanel = document.getElementById('share');
+const playerStatusEl = document.getElementById('player-status');
+/** Theatre mode is offered from this width up (watch.css hides its button below). */
+const WIDE = window.matchMedia('(min-width: 64rem)');
+const THEATRE_KEY = 'tributary.theatre';
+const SEEK_SECONDS = 5;
+
+/** @type {import('hls.js').default | null} */
+let player = null;
+
+/** Says what a shortcut did, for screen readers (and tests). @param {string} text */
+function announce(text) {
+  if (playerStatusEl) playerStatusEl.textContent = text;
+}
+
+/** @param {import('hls.js').Level} level */
+function levelLabel(level) {
+  return level.height > 0 ? `${level.height}p` : `${Math.round(level.bitrate / 1000)} kb/s`;
+}
+
+/** The menu names what plays now: "Auto (480p)" while automatic, and beside it the rendition. */
+function showLevel() {
+  if (!qualityEl || !player) return;
+  /** @type {import('hls.js').Level | undefined} */
+  const playing = player.levels.at(player.currentLevel < 0 ? player.levels.length : player.currentLevel);
+  const auto = qualityEl.options.item(0);
+  if (auto) auto.textContent = player.autoLevelEnabled && playing ? `Auto (${levelLabel(playing)})` : 'Auto';
+  qualityEl.value = player.autoLevelEnabled ? '-1' : String(player.currentLevel);
+  if (qualityNowEl) qualityNowEl.textContent = playing ? `Playing ${levelLabel(playing)}` : '';
+  qualityEl.dataset.level = String(player.currentLevel);
+}
+
+/** @param {import('hls.js').default} hls */
+function setUpQuality(hls) {
+  player = hls;
+  if (!qualityEl) return;
+  hls.on(window.Hls.Events.MANIFEST_PARSED, () => {
+    const options = [new window.Option('Auto', '-1')];
+    // Highest first, as menus of players list them.
+    const order = hls.levels.map((level, index) => ({ level, index }));
+    order.sort((a, b) => b.level.height - a.level.height || b.level.bitrate - a.level.bitrate);
+    for (const { level, index } of order) options.push(new window.Option(levelLabel(level), String(index)));
+    qualityEl.replaceChildren(...options);
+    qualityEl.disabled = hls.levels.length < 2;
+    showLevel();
+  });
+  hls.on(window.Hls.Events.LEVEL_SWITCHED, showLevel);
+  qualityEl.addEventListener('change', () => {
+    // A chosen rendition plays from the next fragment on; -1 gives the choice back to hls.js.
+    hls.currentLevel = Number(qualityEl.value);
+    showLevel();
+  });
+}
+
+/** A live stream's distance behind its newest media, as hls.js measures it. */
+function showLatency() {
+  if (!latencyEl) return;
+  const live = info.kind === 'stream' && info.status === 'live' && player !== null;
+  const seconds = live && player ? player.latency : 0;
+  latencyEl.hidden = !(live && seconds > 0);
+  if (!latencyEl.hidden) latencyEl.textContent = `Latency ${seconds.toFixed(1)} s`;
+}
+
+/** Whether the viewer asked for theatre mode (it shows only while the window is wide). */
+let theatreWanted = false;
+
+/** @param {boolean} on */
+function setTheatre(on) {
+  if (!theatreButton) return;
+  theatreWanted = on;
+  const active = on && WIDE.matches;
+  watchEl.classList.toggle('theatre', active);
+  theatreButton.setAttribute('aria-pressed', String(active));
+  try {
+    window.localStorage.setItem(THEATRE_KEY, on ? '1' : '0');
+  } catch {
+    // Storage refused (a private window): the choice lasts for this page only.
+  }
+}
+
+function toggleTheatre() {
+  if (!theatreButton || !WIDE.matches) return;
+  setTheatre(!theatreWanted);
+  announce(watchEl.classList.contains('theatre') ? 'Theatre mode' : 'Default view');
+}
+
+function togglePictureInPicture() {
+  if (!document.pictureInPictureEnabled) return;
+  if (document.pictureInPictureElement) {
+    void document.exitPictureInPicture().catch(() => undefined);
+  } else {
+    video.requestPictureInPicture().catch(() => {
+      announce('Picture in picture is not available for this video yet.');
+    });
+  }
+}
+
+function toggleFullscreen() {
+  if (document.fullscreenElement) {
+    void document.exitFullscreen().catch(() => undefined);
+  } else {
+    // The player's box, not the bare video: the notice and Unmute stay over it.
+    playerEl.requestFullscreen().catch(() => {
+      announce('Full screen is not available here.');
+    });
+  }
+}
+
+function togglePlay() {
+  if (video.paused) void video.play().catch(() => undefined);
+  else video.pause();
+}
+
+/** @param {number} delta */
+function seekBy(delta) {
+  const seekable = video.seekable;
+  if (seekable.length === 0) return;
+  const start = seekable.start(0);
+  const end = seekable.end(seekable.length - 1);
+  video.currentTime = Math.min(end, Math.max(start, video.currentTime + delta));
+  announce(`${delta < 0 ? 'Back' : 'Forward'} ${Math.abs(delta)} seconds`);
+}
+
+/** @param {number} delta */
+function changeVolume(delta) {
+  video.volume = Math.round(Math.min(1, Math.max(0, video.volume + delta)) * 100) / 100;
+  if (delta > 0) video.muted = false;
+  announce(`Volume ${Math.round(video.volume * 100)}%`);
+}
+
+/** Elements where keys type or act on their own: the shortcuts leave them alone. */
+const TYPING = 'input, textarea, select, [contenteditable]';
+const ACTIVATED_BY_SPACE = 'button, a, summary';
+
+/** @param {KeyboardEvent} event */
+function onKey(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
+  const target = event.target instanceof Element ? event.target : null;
+  if (target?.closest(TYPING)) return;
+  const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+  if ((key === ' ' || key === 'Enter') && target?.closest(ACTIVATED_BY_SPACE)) return;
+  /** @type {Partial<Record<string, () => void>>} */
+  const actions = {
+    ' ': togglePlay,
+    k: togglePlay,
+    f: toggleFullscreen,
+    m: () => {
+      video.muted = !video.muted;
+      announce(video.muted ? 'Muted' : 'Sound on');
+    },
+    ArrowLeft: () => {
+      seekBy(-SEEK_SECONDS);
+    },
+    ArrowRight: () => {
+      seekBy(SEEK_SECONDS);
+    },
+    ArrowUp: () => {
+      changeVolume(0.1);
+    },
+    ArrowDown: () => {
+      changeVolume(-0.1);
+    },
+    t: toggleTheatre,
+    i: togglePictureInPicture,
+  };
+  const action = actions[key];
+  if (!action) return;
+  event.preventDefault();
+  action();
+}
+
+function setUpControls() {
+  document.addEventListener('keydown', onKey);
+  video.addEventListener('play', () => {
+    announce('Playing');
+  });
+  video.addEventListener('pause', () => {
+    announce('Paused');
+  });
+  fullscreenButton?.addEventListener('click', toggleFullscreen);
+  if (pipButton && document.pictureInPictureEnabled) {
+    pipButton.hidden = false;
+    pipButton.addEventListener('click', togglePictureInPicture);
+    video.addEventListener('enterpictureinpicture', () => {
+      pipButton.setAttribute('aria-pressed', 'true');
+    });
+    video.addEventListener('leavepictureinpicture', () => {
+      pipButton.setAttribute('aria-pressed', 'false');
+    });
+  }
+  document.addEventListener('fullscreenchange', () => {
+    fullscreenButton?.setAttribute('aria-pressed', String(document.fullscreenElement !== null));
+  });
+  if (theatreButton) {
+    theatreButton.addEventListener('click', toggleTheatre);
+    /** @type {string | null} */
+    let stored;
+    try {
+      stored = window.localStorage.getItem(THEATRE_KEY);
+    } catch {
+      stored = null;
+    }
+    setTheatre(stored === '1');
+    WIDE.addEventListener('change', () => {
+      setTheatre(theatreWanted);
+    });
+  }
+  if (shareButton && sharePanel) {
+    shareButton.addEventListener('click', () => {
+      sharePanel.hidden = !sharePanel.hidden;
+      shareButton.setAttribute('aria-expanded', String(!sharePanel.hidden));
+      if (!sharePanel.hidden) document.getElementById('share-link')?.focus();
+    });
+  }
+  setInterval(showLatency, 1000);
+}
+
+setUpControls();
+
 trackPresence();
 render();
 maybeStart();
@@ -232,7 +501,7 @@ function setUpUnmuteHint() {
 
 // --- Subscribe button: the page is the same for everyone, so who is signed in is asked. ---
 
-const subscribeEl = /** @type {HTMLElement} */ (document.getElementById('subscribe'));
+const subscribeEl = document.getElementById('subscribe');
 
 /**
  * @param {string} name
@@ -248,7 +517,7 @@ function hiddenField(name, value) {
 
 async function setUpSubscribe() {
   // Without public/subscribe.js (an old cached page) there is no button; the channel link stays.
-  if (!('tributarySubscribe' in window)) return;
+  if (!('tributarySubscribe' in window) || !subscribeEl) return;
   const stateUrl = subscribeEl.dataset.stateUrl;
   if (stateUrl === undefined) return;
   /** @type {{ signed_in: boolean, own: boolean, subscribed: boolean | null, subscribers: number, csrf_token: string }} */

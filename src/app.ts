@@ -41,6 +41,13 @@ import { webhookRoutes } from './webhooks/webhook.routes.ts';
 import { webhookManagementRoutes } from './webhooks/webhook-management.routes.ts';
 import { deliveryLogRoutes } from './webhooks/delivery-log.routes.ts';
 import { createWebSessions, errorPages, webPlugin } from './web/web.plugin.ts';
+import { recordHttpRequest } from './metrics/process-metrics.ts';
+import { sessionUserOf } from './web/session/session.plugin.ts';
+import { chatRoutes } from './chat/chat.routes.ts';
+import { chatSocketRoutes } from './chat/chat-socket.routes.ts';
+import { ChatHub } from './chat/chat-hub.ts';
+import { CHAT_DEFAULTS } from './chat/chat-realtime.ts';
+import type { ChatConfig } from './config.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -66,11 +73,15 @@ export interface AppOptions {
   readinessChecks?: Record<string, () => Promise<void>>;
   /** Fastify's trustProxy: who may tell us the client's address. */
   trustProxy?: boolean | string;
+  /** Counts requests by route and status for the metrics endpoint (on when METRICS_PORT is set). */
+  recordMetrics?: boolean;
   logger?: Logger | undefined;
   /** Extra routes (media, watch pages, webhooks) registered by their features. */
   plugins?: ((app: FastifyInstance) => Promise<void>)[];
   /** Slow-client and connection limits; the configuration's defaults for any not given. */
   http?: Partial<HttpLimitsConfig>;
+  /** Chat sockets per address (CHAT_CONNECTIONS_PER_ADDRESS) and the slow-reader bound. */
+  chat?: Partial<Pick<ChatConfig, 'connectionsPerAddress'>> & { sendBufferLimit?: number | undefined };
 }
 
 // Methods whose bodies Fastify never reads: one sent anyway is refused, not ignored.
@@ -195,7 +206,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // It goes to the root logger with the request id as a field, which is the line a child
   // logger would write, without making one for every request.
   const accessLog = accessLogFor(app.log);
+  const recordMetrics = options.recordMetrics === true;
   app.addHook('onResponse', (request, reply, done) => {
+    // The route's template, never its path: labels stay bounded whatever the URL.
+    if (recordMetrics) {
+      recordHttpRequest(
+        request.routeOptions.url ?? 'unmatched',
+        request.method,
+        reply.statusCode,
+        reply.elapsedTime / 1000,
+      );
+    }
     accessLog({
       reqId: request.id,
       method: request.method,
@@ -274,11 +295,25 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         management: services.webhookManagement,
         cursors: services.cursors,
       });
+      await v1.register(chatRoutes, { chat: services.chat, cursors: services.cursors });
     },
     { prefix: '/v1' },
   );
   // Uploads' bytes (tus), outside /v1: the URL is the credential, not an API key.
   await app.register(tusRoutes({ uploads: services.uploads, clock: services.clock, logger: options.logger }));
+  // The watch pages' chat sockets (src/chat/), signed in by the web app's session cookie.
+  const chatHub = new ChatHub(services.chat, app.log, options.chat?.sendBufferLimit);
+  app.decorate('chatHub', chatHub);
+  await app.register(
+    chatSocketRoutes({
+      hub: chatHub,
+      chat: services.chat,
+      userOf: sessionUserOf(services.sessions, webSessions.cookies),
+      publicOrigin: services.urls.origin,
+      connectionsPerAddress: options.chat?.connectionsPerAddress ?? CHAT_DEFAULTS.connectionsPerAddress,
+      logger: app.log,
+    }),
+  );
   // The web app's pages and the assets of every page (the watch pages' too).
   await app.register(webPlugin(services, webSessions));
   for (const plugin of options.plugins ?? []) await app.register(plugin);

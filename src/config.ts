@@ -44,6 +44,27 @@ export interface Config {
   signupsPerHour: number;
   /** SMTP_URL and MAIL_FROM: outgoing mail (src/mail/). */
   mail: MailConfig;
+  /** The Prometheus endpoint (src/observability/); undefined when METRICS_PORT is unset. */
+  metrics: MetricsConfig | undefined;
+  chat: ChatConfig;
+}
+
+export interface MetricsConfig {
+  /** METRICS_PORT: its own listener, never the public port (0 picks a free one). */
+  port: number;
+  /** METRICS_HOST: loopback unless set; any other address needs METRICS_TOKEN. */
+  host: string;
+  /** METRICS_TOKEN: when set, scrapes must send `Authorization: Bearer <token>`. */
+  token: string | undefined;
+}
+
+export interface ChatConfig {
+  /** CHAT_PLATFORM_FILTER: refuse messages with slurs (the `obscenity` English list); on unless off. */
+  platformFilter: boolean;
+  /** CHAT_CONNECTIONS_PER_ADDRESS: chat sockets one client address may hold open per process. */
+  connectionsPerAddress: number;
+  /** CHAT_MUTE_SECONDS: how long a user or address that floods the chat is muted. */
+  muteSeconds: number;
 }
 
 export interface MailConfig {
@@ -474,6 +495,24 @@ export function loadConfig(env: Env = process.env): Config {
   if (mailFrom !== undefined && !MAIL_FROM_PATTERN.test(mailFrom))
     read.fail(`MAIL_FROM must be an address or "Name <address>" (got "${mailFrom}")`);
   const mail: MailConfig = { smtpUrl, from: mailFrom ?? DEFAULT_MAIL_FROM };
+  let metrics: MetricsConfig | undefined;
+  if (read.optional('METRICS_PORT') !== undefined) {
+    metrics = {
+      port: read.integer('METRICS_PORT', 9464, 0, 65535),
+      host: read.string('METRICS_HOST', '127.0.0.1'),
+      token: read.optional('METRICS_TOKEN'),
+    };
+    if (metrics.port === port && port !== 0) read.problems.push('METRICS_PORT must differ from PORT');
+    if (metrics.token !== undefined && metrics.token.length < 16)
+      read.problems.push('METRICS_TOKEN must be at least 16 characters');
+    if (!isLoopback(metrics.host) && metrics.token === undefined)
+      read.problems.push(`METRICS_HOST ${metrics.host} is not loopback: set METRICS_TOKEN too`);
+  }
+  const chat: ChatConfig = {
+    platformFilter: read.boolean('CHAT_PLATFORM_FILTER', true),
+    connectionsPerAddress: read.integer('CHAT_CONNECTIONS_PER_ADDRESS', 20, 1, 1_000_000),
+    muteSeconds: read.integer('CHAT_MUTE_SECONDS', 10, 1, 3600),
+  };
 
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return {
@@ -499,5 +538,11 @@ export function loadConfig(env: Env = process.env): Config {
     signups,
     signupsPerHour,
     mail,
+    metrics,
+    chat,
   };
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }

@@ -6,7 +6,10 @@ import { SessionService } from './accounts/session.service.ts';
 import type { ScryptCost } from './accounts/password.ts';
 import { ChannelKeyService } from './channels/channel-key.service.ts';
 import { NextStream } from './channels/next-stream.ts';
+import { createChatService } from './chat/chat-realtime.ts';
+import type { ChatService } from './chat/chat.service.ts';
 import {
+  type ChatConfig,
   DEFAULT_WEBHOOK_HISTORY_DAYS,
   loadConfig,
   type Config,
@@ -22,6 +25,7 @@ import { IngestHealthBoard } from './ingest/health/health-board.ts';
 import { MediaPaths } from './media/media-paths.ts';
 import { MediaRemoval } from './media/media-removal.ts';
 import { WatchService } from './media/watch.service.ts';
+import { ProfileService } from './profiles/profile.service.ts';
 import type { Clock } from './shared/clock.ts';
 import { PublicUrls } from './shared/public-urls.ts';
 import { deriveKey } from './shared/secret-key.ts';
@@ -43,6 +47,7 @@ import { SimulcastOutput } from './simulcast/simulcast.output.ts';
 import type { PublishOutput } from './live/publish-output.ts';
 import type { MediaStorage } from './storage/media-storage.ts';
 import { MailOutbox } from './mail/mail-outbox.ts';
+import { ModerationService } from './moderation/moderation.service.ts';
 
 export interface Services {
   database: DatabaseHandle;
@@ -75,6 +80,8 @@ export interface Services {
   webFlash: SecretBox;
   /** Uploads: their limits, tus resources and progress (bytes under DATA_DIR/uploads). */
   uploads: UploadService;
+  /** Creators' profiles: name, bio, links, avatar and banner (src/profiles/). */
+  profiles: ProfileService;
   /** Simulcast destinations (streams' and channel defaults) and their states. */
   simulcast: SimulcastService;
   /** Opens simulcast destinations' sealed stream keys (for SimulcastOutput only). */
@@ -83,6 +90,10 @@ export interface Services {
   objectStore: MediaStorage | undefined;
   /** Queues outgoing mail (src/mail/): `mail.enqueue(template, to, data)`. */
   mail: MailOutbox;
+  /** Live chat: its rules, and the bus its events reach every API process by (src/chat/). */
+  chat: ChatService;
+  /** Operators' powers: roles, suspensions, takedowns, reports and the audit log. */
+  moderation: ModerationService;
 }
 
 /** CHANNEL_KEY_WINDOW_HOURS's default, for callers whose ingest configuration gives none. */
@@ -109,6 +120,9 @@ export function createServices(
       objectStore?: MediaStorage | undefined;
       /** SMTP_URL is set (mail really leaves): addresses must be verified. Off unless given. */
       mail?: { smtpUrl: string | undefined };
+      /** REDIS_URL: chat events and flood limits are shared through it (src/chat/). */
+      redisUrl?: string | undefined;
+      chat?: Partial<ChatConfig>;
     },
   database: DatabaseHandle,
   secretKey: Buffer,
@@ -131,6 +145,9 @@ export function createServices(
     new VideosOfStreams(urls),
     new SimulcastDefaults(simulcastKeys),
   );
+  const mail = new MailOutbox(db, clock, urls, deriveKey(secretKey, 'mail-unsubscribe'), {
+    verificationRequired: config.mail?.smtpUrl !== undefined,
+  });
   const logins = new LoginService(db, clock, {
     signups: config.signups ?? 'open',
     passwordCost: config.passwordCost,
@@ -181,6 +198,7 @@ export function createServices(
     logins,
     sessions: new SessionService(db, clock, deriveKey(secretKey, 'web-csrf')),
     webFlash: new SecretBox(deriveKey(secretKey, 'web-flash')),
+    profiles: new ProfileService(db, clock, urls, config.dataDir),
     uploads: new UploadService(
       db,
       clock,
@@ -194,9 +212,14 @@ export function createServices(
     }),
     simulcastKeys,
     objectStore: config.objectStore,
-    mail: new MailOutbox(db, clock, urls, deriveKey(secretKey, 'mail-unsubscribe'), {
-      verificationRequired: config.mail?.smtpUrl !== undefined,
+
+    chat: createChatService(db, clock, {
+      redisUrl: config.redisUrl,
+      chat: config.chat,
+      logger: stderrLogger,
     }),
+    mail,
+    moderation: new ModerationService(db, clock, streams, { mail }),
   };
 }
 
@@ -208,3 +231,15 @@ export function createServices(
 export function publishOutputs(services: Services, ffmpegPath: string): PublishOutput[] {
   return [new SimulcastOutput({ simulcast: services.simulcast, keys: services.simulcastKeys, ffmpegPath })];
 }
+
+// The services have no logger of their own; what the chat's Redis connections warn about goes
+// to standard error as one JSON line (the server's log lines are on standard output).
+const stderrLogger = {
+  warn: (fields: object, message?: string) => {
+    process.stderr.write(`${JSON.stringify({ level: 'warn', msg: message, ...fields })}\n`);
+  },
+  info: () => undefined,
+  error: (fields: object, message?: string) => {
+    process.stderr.write(`${JSON.stringify({ level: 'error', msg: message, ...fields })}\n`);
+  },
+};

@@ -4,8 +4,10 @@ import { parse, UsageError } from './cli/args.ts';
 import * as ops from './cli/operator-commands.ts';
 import { videosImport } from './cli/media-commands.ts';
 import { usersSetQuota } from './cli/upload-commands.ts';
+import { storageMigrate } from './cli/storage-commands.ts';
 import { ingestResetKey, ingestShow } from './cli/ingest-commands.ts';
 import * as webhookOps from './cli/webhook-commands.ts';
+import * as moderationOps from './cli/moderation-commands.ts';
 import { MEDIA_WORKER_USAGE, runMediaWorker } from './cli/media-worker-command.ts';
 import type { Command } from './cli/operator-commands.ts';
 import { ConfigError, loadConfig } from './config.ts';
@@ -17,6 +19,10 @@ const COMMANDS: Record<string, Command> = {
   'users create': ops.usersCreate,
   'users set-password': ops.usersSetPassword,
   'users set-quota': usersSetQuota,
+  'users set-role': moderationOps.usersSetRole,
+  'users suspend': moderationOps.usersSuspend,
+  'users reinstate': moderationOps.usersReinstate,
+  'audit-log': moderationOps.auditLog,
   'keys create': ops.keysCreate,
   'keys list': ops.keysList,
   'keys revoke': ops.keysRevoke,
@@ -30,6 +36,7 @@ const COMMANDS: Record<string, Command> = {
   'subscriptions create': ops.subscriptionsCreate,
   'subscriptions cancel': ops.subscriptionsCancel,
   migrate: ops.migrate,
+  'storage migrate': storageMigrate,
   'webhooks deliveries': webhookOps.webhooksDeliveries,
   'webhooks retry': webhookOps.webhooksRetry,
 };
@@ -108,9 +115,20 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     const runtime = await openRuntime(config);
+    // A worker has no public port; with METRICS_PORT it answers scrapes like `serve` does.
+    const { startMetricsServer } = await import('./observability/metrics-server.ts');
+    const metrics = config.metrics
+      ? await startMetricsServer({
+          ...config.metrics,
+          database: runtime.services.database,
+          clock: runtime.services.clock,
+          ingestHealth: runtime.services.ingestHealth,
+        })
+      : undefined;
     try {
       await webhookOps.runWorker(runtime);
     } finally {
+      await metrics?.close();
       await runtime.close();
     }
     return 0;

@@ -59,6 +59,7 @@ export async function openRuntime(
     secretKey,
     services,
     close: async () => {
+      await services.chat.close();
       await objectStore?.close();
       await database.close();
     },

@@ -21,6 +21,7 @@ import { checkStorageAtStart } from './storage/open-storage.ts';
 import { MailWorker } from './mail/mail-worker.ts';
 import { consoleTransport, smtpTransport } from './mail/mail-transport.ts';
 import { startAccountUpkeep } from './accounts/account-upkeep.ts';
+import { startMetricsServer, type MetricsServer } from './observability/metrics-server.ts';
 
 export interface ServeOptions {
   worker: boolean;
@@ -34,6 +35,11 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
   // MEDIA_STORAGE=s3: a real write, read back and delete in the bucket before anything starts.
   if (config.storage.kind === 's3') await checkStorageAtStart(config, logger);
   const runtime = await openRuntime(config);
+  // Creator notices of operator actions are log lines until the mail outbox takes them.
+  const moderationLog = logger.child({ component: 'moderation' });
+  runtime.services.moderation.useLog((fields, message) => {
+    moderationLog.info(fields, message);
+  });
   const demo = await createDemoAccountIfEmpty(runtime);
   const rateLimits = createRateLimitStore(config, runtime.services.database.db, logger);
   // Players' presence, counted by the viewers plugin, written to the streams by the ingest.
@@ -51,7 +57,9 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
     rateLimitPerKey: config.rateLimitPerKey,
     rateLimitPerIp: config.rateLimitPerIp,
     trustProxy: config.trustProxy,
+    recordMetrics: config.metrics !== undefined,
     http: config.http,
+    chat: config.chat,
     logger,
     plugins: [
       mediaPlugin({
@@ -125,6 +133,19 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
     await Promise.all([runtime.close(), rateLimits.store.close(), viewers.close()]);
     throw error;
   }
+  // The Prometheus endpoint, on its own listener (METRICS_PORT), never the public port.
+  let metrics: MetricsServer | undefined;
+  if (config.metrics) {
+    const runningIngest = ingest;
+    metrics = await startMetricsServer({
+      ...config.metrics,
+      database: runtime.services.database,
+      clock: runtime.services.clock,
+      ingestHealth: runtime.services.ingestHealth,
+      transcodeBudget: () => (runningIngest.enabled ? runningIngest.transcodeBudget : undefined),
+    });
+    logger.info({ host: config.metrics.host, port: metrics.port }, 'metrics listening');
+  }
   installShutdown(
     app,
     runtime,
@@ -133,7 +154,7 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
     ingest,
     mediaJobs,
     async () => {
-      await Promise.all([rateLimits.store.close(), viewers.close()]);
+      await Promise.all([rateLimits.store.close(), viewers.close(), metrics?.close()]);
     },
     async () => {
       upkeep.stop();

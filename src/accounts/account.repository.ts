@@ -1,6 +1,7 @@
 import { compiledQuery } from '../db/compiled-query.ts';
 import type { Db } from '../db/database.ts';
 import type { ApiKeyRow, Scope, UserRow } from './account.table.ts';
+import type { Role } from '../moderation/moderation.table.ts';
 
 export async function insertUser(db: Db, user: UserRow): Promise<void> {
   await db.insertInto('users').values(user).execute();
@@ -8,6 +9,21 @@ export async function insertUser(db: Db, user: UserRow): Promise<void> {
 
 export async function findUser(db: Db, id: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').select(['id', 'name', 'created_at']).where('id', '=', id).executeTakeFirst();
+}
+
+/** An account's role and standing (src/moderation/); undefined when there is no such user. */
+export async function findStanding(
+  db: Db,
+  id: string,
+): Promise<
+  | { id: string; name: string; role: Role; suspended_at: number | null; suspension_reason: string | null }
+  | undefined
+> {
+  return db
+    .selectFrom('users')
+    .select(['id', 'name', 'role', 'suspended_at', 'suspension_reason'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 export async function countUsers(db: Db): Promise<number> {
@@ -34,7 +50,19 @@ const findActiveKeyQuery = compiledQuery((db, p: { tokenHash: string }) =>
     .selectFrom('api_keys')
     .select(['id', 'user_id', 'scope'])
     .where('token_hash', '=', p.tokenHash)
-    .where('revoked_at', 'is', null),
+    .where('revoked_at', 'is', null)
+    // A suspended account's keys stop with it (src/moderation/); reinstating brings them back.
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('users')
+            .select('users.id')
+            .whereRef('users.id', '=', 'api_keys.user_id')
+            .where('users.suspended_at', 'is not', null),
+        ),
+      ),
+    ),
 );
 
 export async function findActiveKeyByHash(db: Db, tokenHash: string): Promise<ActiveKey | undefined> {

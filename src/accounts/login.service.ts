@@ -9,6 +9,7 @@ import type { Clock } from '../shared/clock.ts';
 import { AppError, invalidParameter, notFound } from '../shared/errors.ts';
 import { newId, randomBase62 } from '../shared/ids.ts';
 import { normalizeEmail } from './email-address.ts';
+import type { Role } from '../moderation/moderation.table.ts';
 import * as repo from './login.repository.ts';
 import type { Throttle } from './login.repository.ts';
 import type { EmailTokenPurpose } from './login.table.ts';
@@ -30,6 +31,10 @@ export interface WebUser {
   email: string | null;
   /** The address was confirmed by a mailed link (or it predates verification). */
   emailVerified: boolean;
+  /** `operator` may use the admin area (src/moderation/); read with the session. */
+  role?: Role;
+  /** Set while the account is suspended: the user may sign in only to read why. */
+  suspension?: { at: number; reason: string } | null;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Db } from '../db/database.ts';
 import type { WebSessionTable } from './session.table.ts';
+import type { Role } from '../moderation/moderation.table.ts';
 
 export interface SessionWithUser {
   id: string;
@@ -10,6 +11,9 @@ export interface SessionWithUser {
   name: string;
   email: string | null;
   email_verified_at: number | null;
+  role: Role;
+  suspended_at: number | null;
+  suspension_reason: string | null;
 }
 
 export async function insertSession(db: Db, session: WebSessionTable): Promise<void> {
@@ -35,6 +39,9 @@ export async function findSession(
       'users.name',
       'users.email',
       'users.email_verified_at',
+      'users.role',
+      'users.suspended_at',
+      'users.suspension_reason',
     ])
     .where('web_sessions.id', '=', id)
     .where('web_sessions.expires_at', '>', now)

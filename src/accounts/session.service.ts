@@ -65,11 +65,15 @@ export class SessionService {
       extendedUntil = Math.min(now + SESSION_IDLE_MS, lastPossible);
       await repo.extendSession(this.db, row.id, now, extendedUntil);
     }
+    const suspension =
+      row.suspended_at === null ? null : { at: row.suspended_at, reason: row.suspension_reason ?? '' };
     const user = {
       id: row.user_id,
       name: row.name,
       email: row.email,
       emailVerified: row.email === null || row.email_verified_at !== null,
+      role: row.role,
+      suspension,
     };
     return { id: row.id, user, extendedUntil };
   }

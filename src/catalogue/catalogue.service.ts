@@ -1,7 +1,7 @@
 // What viewers browse: the home page's live streams, upcoming streams and recent videos, and
 // a creator's channel. Public items only, for everyone, the creator included: private means
 // unlisted (decisions.md), and a listing is not the direct link.
-import { findUser } from '../accounts/account.repository.ts';
+import { findStanding } from '../accounts/account.repository.ts';
 import type { Db } from '../db/database.ts';
 import type { KeysetPosition } from '../db/keyset.ts';
 import type { CursorCodec } from '../http/pagination.ts';
@@ -60,6 +60,15 @@ export interface Channel extends Listing {
   subscribers: number;
 }
 
+/** What the channels a viewer subscribes to have: live now, and their newest videos. */
+export interface Following {
+  live: StreamCard[];
+  videos: VideoCard[];
+}
+
+export const FOLLOWING_LIVE = 8;
+export const FOLLOWING_VIDEOS = 8;
+
 export interface CatalogueOptions {
   /**
    * How long the home page's listing is reused. It is the same for every visitor, so under
@@ -102,11 +111,29 @@ export class CatalogueService {
     return listing;
   }
 
+  /**
+   * The home page's following feed: the public live streams (most watched first) and newest
+   * public videos of the creators the viewer has an active subscription to. Read for each
+   * request, unlike the shared listing: it is the viewer's own.
+   */
+  async following(viewerId: string): Promise<Following> {
+    const filter = { followedBy: viewerId };
+    const [live, videos] = await Promise.all([
+      listLiveStreams(this.db, filter, FOLLOWING_LIVE),
+      listPublicVideos(this.db, filter, FOLLOWING_VIDEOS),
+    ]);
+    return {
+      live: live.map((row) => toStreamCard(row, this.urls)),
+      videos: videos.map((row) => toVideoCard(row, this.urls)),
+    };
+  }
+
   /** A creator's channel, or undefined when no such user exists. */
   async channel(creatorId: string, query: { cursor?: string | undefined }): Promise<Channel | undefined> {
     const after = this.decode('channel', query.cursor, { creatorId });
-    const user = await findUser(this.db, creatorId);
-    if (!user) return undefined;
+    const user = await findStanding(this.db, creatorId);
+    // A suspended creator's channel is gone with the rest of their content (src/moderation/).
+    if (!user || user.suspended_at !== null) return undefined;
     const [listing, subscribers] = await Promise.all([
       this.list('channel', { creatorId }, after),
       countActiveSubscribers(this.db, creatorId),
@@ -140,46 +167,45 @@ export class CatalogueService {
     const videos = videoRows.slice(0, VIDEOS_PER_PAGE);
     const last = videos.at(-1);
     return {
-      live: live.map((row) => this.streamCard(row)),
+      live: live.map((row) => toStreamCard(row, this.urls)),
       upcoming: upcoming
-        .map((row) => this.streamCard(row))
+        .map((row) => toStreamCard(row, this.urls))
         .sort((a, b) => (a.scheduledAt ?? 0) - (b.scheduledAt ?? 0) || a.id.localeCompare(b.id)),
-      videos: videos.map((row) => this.videoCard(row)),
+      videos: videos.map((row) => toVideoCard(row, this.urls)),
       nextVideos:
         more && last !== undefined
           ? this.cursors.encode(`web-${list}`, { sortKey: last.published_at, id: last.id }, filterOf(filter))
           : null,
     };
   }
+}
 
-  private streamCard(row: BrowsableStreamRow): StreamCard {
-    return {
-      id: row.id,
-      title: row.title,
-      category: row.category,
-      creator: { id: row.creator_id, name: row.creator_name },
-      viewerCount: row.viewer_count ?? 0,
-      startedAt: row.started_at,
-      scheduledAt: row.scheduled_at,
-      thumbnail:
-        row.thumbnail_at === null
-          ? null
-          : this.urls.pathOf(this.urls.streamThumbnail(row.id, row.thumbnail_at)),
-    };
-  }
+/** A stream as a card: what the home, channel and search pages show of it. */
+export function toStreamCard(row: BrowsableStreamRow, urls: PublicUrls): StreamCard {
+  return {
+    id: row.id,
+    title: row.title,
+    category: row.category,
+    creator: { id: row.creator_id, name: row.creator_name },
+    viewerCount: row.viewer_count ?? 0,
+    startedAt: row.started_at,
+    scheduledAt: row.scheduled_at,
+    thumbnail: row.thumbnail_at === null ? null : urls.pathOf(urls.streamThumbnail(row.id, row.thumbnail_at)),
+  };
+}
 
-  private videoCard(row: BrowsableVideoRow): VideoCard {
-    return {
-      id: row.id,
-      title: row.title,
-      category: row.category,
-      creator: { id: row.creator_id, name: row.creator_name },
-      durationSeconds: row.duration_seconds,
-      viewCount: row.view_count,
-      publishedAt: row.published_at,
-      thumbnail: this.urls.pathOf(this.urls.videoThumbnail(row.id)),
-    };
-  }
+/** A video as a card. */
+export function toVideoCard(row: BrowsableVideoRow, urls: PublicUrls): VideoCard {
+  return {
+    id: row.id,
+    title: row.title,
+    category: row.category,
+    creator: { id: row.creator_id, name: row.creator_name },
+    durationSeconds: row.duration_seconds,
+    viewCount: row.view_count,
+    publishedAt: row.published_at,
+    thumbnail: urls.pathOf(urls.videoThumbnail(row.id)),
+  };
 }
 
 function filterOf(filter: { category?: string | undefined; creatorId?: string | undefined }) {

@@ -20,6 +20,8 @@ export type { Dialect } from './dialect.ts';
 export interface DatabaseHandle {
   db: Db;
   close(): Promise<void>;
+  /** PostgreSQL's pool now (the metrics endpoint); absent for SQLite, one connection. */
+  poolUse?: () => { total: number; idle: number; waiting: number; max: number };
 }
 
 function postgresTypes(driver: typeof pg): pg.CustomTypesConfig {
@@ -48,7 +50,12 @@ export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Da
     // the pool and replaced on the next query; without a listener its error would end the process.
     pool.on('error', () => undefined);
     const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }), ...log });
-    return { db, close: () => db.destroy() };
+    const max = options.poolSize ?? 10;
+    return {
+      db,
+      close: () => db.destroy(),
+      poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),
+    };
   }
   if (url !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(url)), { recursive: true, mode: 0o700 });
   const db = new Kysely<Tables>({

@@ -24,12 +24,27 @@ import type { StorageQuotaColumns, UploadTable } from '../uploads/upload.table.t
 import type { MediaJobTable } from '../jobs/job.table.ts';
 import type { SimulcastTargetTable } from '../simulcast/simulcast-target.table.ts';
 import type { GoLiveNoticeTable, MailMessageTable } from '../mail/mail.table.ts';
+import type { ProfileColumns, ProfileImageTable } from '../profiles/profile.table.ts';
+import type {
+  ChatChannelTable,
+  ChatMessageTable,
+  ChatModerationActionTable,
+  ChatModeratorTable,
+  ChatRestrictionTable,
+  ChatRoomTable,
+} from '../chat/chat.table.ts';
+import type {
+  AuditLogTable,
+  ReportTable,
+  TakedownColumns,
+  UserStandingColumns,
+} from '../moderation/moderation.table.ts';
 
 export interface Tables {
-  users: UserTable & UserLoginColumns & StorageQuotaColumns;
+  users: UserTable & UserLoginColumns & StorageQuotaColumns & ProfileColumns & UserStandingColumns;
   api_keys: ApiKeyTable & ApiKeyUsageColumns;
-  streams: StreamTable;
-  videos: VideoTable;
+  streams: StreamTable & TakedownColumns;
+  videos: VideoTable & TakedownColumns;
   subscriptions: SubscriptionTable & { notify_live: ColumnType<number, number | undefined, number> };
   events: EventTable;
   webhooks: WebhookTable;
@@ -49,4 +64,13 @@ export interface Tables {
   email_tokens: EmailTokenTable;
   mail_messages: MailMessageTable;
   go_live_notices: GoLiveNoticeTable;
+  profile_images: ProfileImageTable;
+  chat_rooms: ChatRoomTable;
+  chat_messages: ChatMessageTable;
+  chat_moderators: ChatModeratorTable;
+  chat_restrictions: ChatRestrictionTable;
+  chat_channels: ChatChannelTable;
+  chat_moderation_actions: ChatModerationActionTable;
+  reports: ReportTable;
+  audit_log: AuditLogTable;
 }

@@ -22,6 +22,11 @@ export const EVENT_TYPES = [
   'simulcast_target.live',
   'simulcast_target.failing',
   'simulcast_target.stopped',
+  // Live chat (docs/webhooks.md): messages and the moderators' actions, for bots and archives.
+  'chat_message.created',
+  'chat_message.deleted',
+  'chat_user.timed_out',
+  'chat_user.banned',
   'ping',
 ] as const;
 

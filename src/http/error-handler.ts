@@ -38,6 +38,8 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   upload_offset_mismatch: 409,
   upload_size_mismatch: 413,
   unsupported_media_type: 415,
+  format_not_implemented: 501,
+  invalid_image: 422,
   tus_version_unsupported: 412,
   payload_too_large: 413,
   headers_too_large: 431,
@@ -50,6 +52,12 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   email_taken: 409,
   signups_closed: 403,
   email_unverified: 403,
+  chat_banned: 403,
+  chat_timed_out: 403,
+  chat_followers_only: 403,
+  chat_not_allowed: 403,
+  account_suspended: 403,
+  operator_only: 403,
 };
 
 export function errorBody(error: AppError) {
@@ -58,6 +66,7 @@ export function errorBody(error: AppError) {
       code: error.code,
       message: error.message,
       ...(error.param === undefined ? {} : { param: error.param }),
+      ...(error.retryAfterSeconds === undefined ? {} : { retry_after_seconds: error.retryAfterSeconds }),
     },
   };
 }
@@ -79,6 +88,7 @@ export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
   if (reply.request.body === undefined && declaresBody(reply.request.headers)) {
     void reply.header('Connection', 'close');
   }
+  if (error.retryAfterSeconds !== undefined) void reply.header('Retry-After', error.retryAfterSeconds);
   return reply
     .code(STATUS_BY_CODE[error.code])
     .type('application/json; charset=utf-8')

@@ -41,6 +41,13 @@ export const ErrorResponse = Type.Object(
       code: Type.String({ description: 'Machine-readable error code.' }),
       message: Type.String({ description: 'Human-readable explanation; not stable across versions.' }),
       param: Type.Optional(Type.String({ description: 'The offending field or query parameter.' })),
+      retry_after_seconds: Type.Optional(
+        Type.Integer({
+          minimum: 0,
+          description:
+            'With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header.',
+        }),
+      ),
     }),
   },
   { title: 'Error', description: 'Every failed response has this shape.' },

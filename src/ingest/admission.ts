@@ -13,6 +13,7 @@ import type { StreamRow } from '../streams/stream.table.ts';
 import type { PenaltyBox } from './penalty-box.ts';
 import type { PublishConnection, Refusal } from '../rtmp/rtmp-server.ts';
 import type { StreamLifecycle } from './stream-lifecycle.ts';
+import type { ModerationWatch } from './moderation-watch.ts';
 
 /** The RTMP application name in the ingest URL (rtmp://host:port/live). */
 export const INGEST_APP = 'live';
@@ -28,6 +29,8 @@ export interface AdmissionDeps {
   lifecycle: Pick<StreamLifecycle, 'closing' | 'state'>;
   /** Why the creator may not go live yet (an unconfirmed address), or undefined. */
   unverifiedReason?: ((creatorId: string) => Promise<string | undefined>) | undefined;
+  /** A suspended creator's or a taken-down stream's publisher is refused (src/moderation/). */
+  moderation?: Pick<ModerationWatch, 'refusal'>;
 }
 
 export class Admission {
@@ -63,6 +66,21 @@ export class Admission {
       lifecycle.closing || connection.app !== INGEST_APP || lockedForMs > 0
         ? undefined
         : await this.deps.channels.findPublishTarget(connection.streamKey);
+    const creatorId = target?.kind === 'channel' ? target.creatorId : target?.stream.creator_id;
+    const withheld =
+      creatorId === undefined
+        ? undefined
+        : await this.deps.moderation?.refusal(
+            creatorId,
+            target?.kind === 'channel' ? undefined : target?.stream.id,
+          );
+    if (withheld !== undefined) {
+      if (connection.closed || connection.refusal) return;
+      const refusal = rejected('withheld', withheld);
+      this.logRefusal(connection, target?.kind === 'channel' ? undefined : target?.stream, refusal);
+      connection.reject(refusal.description, refusal.code, refusal.reason);
+      return;
+    }
     if (target?.kind === 'channel') {
       await this.inTurn(target.creatorId, async () => {
         const stream =

@@ -17,13 +17,14 @@ import type { StreamService } from '../streams/stream.service.ts';
 import type { VideoService } from '../videos/video.service.ts';
 import { Admission } from './admission.ts';
 import type { IngestHealthBoard } from './health/health-board.ts';
-import { ThumbnailBacklog } from '../media/thumbnail-backlog.ts';
+import { ThumbnailBacklog, type ThumbnailBacklogDeps } from '../media/thumbnail-backlog.ts';
 import { LiveThumbnails } from './live-thumbnails.ts';
 import { PenaltyBox } from './penalty-box.ts';
 import { adoptInterruptedStreams } from './restart-recovery.ts';
 import type { PublishConnection } from '../rtmp/rtmp-server.ts';
 import { StreamLifecycle, type LifecycleDeps } from './stream-lifecycle.ts';
 import { IngestUpkeep } from './upkeep.ts';
+import { ModerationWatch } from './moderation-watch.ts';
 import { ViewerSamples } from '../streams/viewer-samples.ts';
 
 export interface IngestDeps {
@@ -54,6 +55,8 @@ export interface IngestDeps {
   transcode?: LifecycleDeps['transcode'];
   /** Where every publish also goes (simulcast...). */
   outputs?: LifecycleDeps['outputs'];
+  /** MEDIA_STORAGE=s3: where a late thumbnail goes when its video has moved to the store. */
+  stored?: ThumbnailBacklogDeps['stored'];
 }
 
 export class IngestCoordinator {
@@ -61,6 +64,7 @@ export class IngestCoordinator {
   private readonly lifecycle: StreamLifecycle;
   private readonly admission: Admission;
   private readonly upkeep: IngestUpkeep;
+  private readonly moderation: ModerationWatch;
   private readonly thumbnailBacklog: ThumbnailBacklog;
 
   constructor(deps: IngestDeps) {
@@ -74,7 +78,7 @@ export class IngestCoordinator {
       ffmpegPath,
       intervalMs: deps.thumbnailIntervalMs,
     });
-    this.thumbnailBacklog = new ThumbnailBacklog({ paths, ffmpegPath, clock, logger });
+    this.thumbnailBacklog = new ThumbnailBacklog({ paths, ffmpegPath, clock, logger, stored: deps.stored });
     this.lifecycle = new StreamLifecycle({
       streams,
       videos: deps.videos,
@@ -90,7 +94,9 @@ export class IngestCoordinator {
       transcode: deps.transcode,
       outputs: deps.outputs ?? [],
     });
+    this.moderation = new ModerationWatch({ db: deps.db, streams, lifecycle: this.lifecycle, logger });
     this.admission = new Admission({
+      moderation: this.moderation,
       streams,
       channels: deps.channels,
       unverifiedReason: deps.unverifiedReason,
@@ -117,6 +123,11 @@ export class IngestCoordinator {
       this.lifecycle.publish(stream, connection);
     });
   };
+
+  /** Cuts off live streams moderation now withholds (moderation-watch.ts), several times a second. */
+  checkModeration(): Promise<void> {
+    return this.moderation.check();
+  }
 
   /** Periodic upkeep (upkeep.ts). */
   tick(): Promise<void> {

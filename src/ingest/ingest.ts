@@ -2,6 +2,7 @@
 // packagers it spawns, reconnect windows, recordings, thumbnails and viewer counts. Without a
 // working ffmpeg it stays off and says why; the API runs either way.
 import type { LoginService } from '../accounts/login.service.ts';
+import type { MediaStorage } from '../storage/media-storage.ts';
 import type { Logger } from 'pino';
 import type { ChannelKeyService } from '../channels/channel-key.service.ts';
 import type { Db } from '../db/database.ts';
@@ -15,6 +16,7 @@ import type { VideoService } from '../videos/video.service.ts';
 import type { IngestHealthBoard } from './health/health-board.ts';
 import type { PublishOutput } from '../live/publish-output.ts';
 import { IngestCoordinator } from './ingest-coordinator.ts';
+import { MODERATION_WATCH_MS } from './moderation-watch.ts';
 import { TranscodeBudget } from '../transcode/budget.ts';
 import { RtmpIngestServer } from '../rtmp/rtmp-server.ts';
 
@@ -34,6 +36,8 @@ export interface IngestOptions {
     ingestHealth: IngestHealthBoard;
     /** Refuses creators whose address is not confirmed (absent: nobody is refused for it). */
     logins?: Pick<LoginService, 'unverifiedReason'>;
+    /** MEDIA_STORAGE=s3: the object store (late thumbnails of moved videos go there). */
+    objectStore?: MediaStorage | undefined;
   };
   logger: Logger;
   viewers: LiveViewers;
@@ -53,6 +57,8 @@ export type IngestHandle =
       rtmpPort: number;
       /** Resolves once every stream end in progress (recordings included) is done. */
       settle(): Promise<void>;
+      /** The ladder's CPU budget (TRANSCODE=auto), for the metrics endpoint. */
+      transcodeBudget: TranscodeBudget | undefined;
       close(): Promise<void>;
     }
   | { enabled: false; reason: string; close(): Promise<void> };
@@ -95,6 +101,13 @@ export async function startIngest(options: IngestOptions): Promise<IngestHandle>
     cleanStopGraceMs: config.ingest.cleanStopGraceSeconds * 1000,
     thumbnailIntervalMs: options.thumbnailIntervalMs ?? THUMBNAIL_INTERVAL_MS,
     outputs: options.outputs ?? [],
+    stored:
+      services.objectStore === undefined
+        ? undefined
+        : {
+            storage: services.objectStore,
+            inStore: async (id: string) => (await services.videos.mediaLocation(id)) === 'object',
+          },
   });
   const rtmp = new RtmpIngestServer(coordinator.handlePublish, {
     logger: logger.child({ component: 'rtmp' }),
@@ -131,14 +144,29 @@ export async function startIngest(options: IngestOptions): Promise<IngestHandle>
         ticking = false;
       });
   }, TICK_MS);
+  let watching = false;
+  const watcher = setInterval(() => {
+    if (watching) return;
+    watching = true;
+    coordinator
+      .checkModeration()
+      .catch((error: unknown) => {
+        logger.warn({ err: error }, 'could not check live streams against moderation');
+      })
+      .finally(() => {
+        watching = false;
+      });
+  }, MODERATION_WATCH_MS);
   logger.info({ rtmpPort, ffmpeg: ffmpeg.version }, 'live ingest listening');
 
   return {
     enabled: true,
     rtmpPort,
     settle: () => coordinator.settle(),
+    transcodeBudget: transcode?.budget,
     close: async () => {
       clearInterval(ticker);
+      clearInterval(watcher);
       coordinator.beginShutdown();
       await rtmp.close();
       await coordinator.close();

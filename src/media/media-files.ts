@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../shared/errors.ts';
+import { AppError, serviceUnavailable } from '../shared/errors.ts';
 import { notModified, requestedRange } from './http-conditions.ts';
 import type { MediaCache, MediaFile } from './media-cache.ts';
 import { THUMBNAIL_FILE } from './media-paths.ts';
@@ -223,10 +223,19 @@ export async function sendStoredMedia(
   return reply.send(object.body);
 }
 
-/** A store's not-found is a 404; any other failure is logged and answered 503. */
+/** Seconds a player is told to wait before asking again while the media store is down. */
+export const STORE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * A store's not-found is a 404; any other failure (down, throttling, refused credentials) is
+ * logged and answered 503 with Retry-After: the media is there, the store is not answering.
+ */
 function storeFailure(reply: FastifyReply, error: unknown, key: string): unknown {
   if (!(error instanceof StorageError)) return error;
   if (error.kind === 'not_found') return mediaNotFound();
   reply.log.error({ err: error, key }, 'media object unreadable from the object store');
-  return new AppError('service_unavailable', 'The media store did not answer; try again shortly.');
+  return serviceUnavailable(
+    'The media store did not answer; this file is there, try again shortly.',
+    STORE_RETRY_AFTER_SECONDS,
+  );
 }

@@ -8,10 +8,11 @@ import type { PublicUrls } from '../shared/public-urls.ts';
 import { MediaCache } from './media-cache.ts';
 import { MediaPaths } from './media-paths.ts';
 import { mediaRoutes } from './media.routes.ts';
+import { WithheldMedia } from './withheld-media.ts';
 import { PlaylistLimiter } from './playlist-limiter.ts';
 import { watchRoutes } from './watch.routes.ts';
 import type { MediaStorage } from '../storage/media-storage.ts';
-import { findMediaLocation } from '../videos/video.repository.ts';
+import { findMediaPlacement } from '../videos/video.repository.ts';
 import { WatchService } from './watch.service.ts';
 
 export interface MediaPluginOptions {
@@ -38,10 +39,13 @@ export function mediaPlugin(options: MediaPluginOptions): (app: FastifyInstance)
         ? undefined
         : {
             storage,
-            inStore: async (id: string) =>
-              (await findMediaLocation(options.services.database.db, id)) === 'object',
+            placement: async (id: string) => {
+              const row = await findMediaPlacement(options.services.database.db, id);
+              return row && { inStore: row.media_location === 'object', isPublic: row.privacy === 'public' };
+            },
           };
-    await app.register(mediaRoutes, { paths, playlists, cache, stored });
+    const withheld = new WithheldMedia(options.services.database.db, options.services.clock);
+    await app.register(mediaRoutes, { paths, playlists, cache, stored, withheld });
     await app.register(watchRoutes, { watch, urls: options.services.urls, cache });
   };
 }

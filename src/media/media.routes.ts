@@ -21,6 +21,7 @@ import { videoKey } from '../storage/media-keys.ts';
 import { THUMBNAIL_FILE, type MediaPaths } from './media-paths.ts';
 import { parseMediaPlaylist } from '../hls/hls-playlist.ts';
 import type { PlaylistLimiter } from './playlist-limiter.ts';
+import type { WithheldMedia } from './withheld-media.ts';
 
 export interface MediaRoutesOptions {
   paths: MediaPaths;
@@ -28,14 +29,24 @@ export interface MediaRoutesOptions {
   cache: MediaCache;
   /** MEDIA_STORAGE=s3: where videos moved off local disk are read from (video-store.ts). */
   stored?: StoredVideos | undefined;
+  /** Moderation: a taken-down item's (or a suspended creator's) media answers 404. */
+  withheld?: WithheldMedia;
 }
 
 /** Videos whose media is in the object store, and the store. */
 export interface StoredVideos {
   storage: MediaStorage;
-  /** Whether the video's media is in the store (videos.media_location = 'object'). */
-  inStore(videoId: string): Promise<boolean>;
+  /**
+   * Whether the video's media is in the store (videos.media_location = 'object') and whether
+   * the video is public; undefined when there is no such video.
+   */
+  placement(videoId: string): Promise<{ inStore: boolean; isPublic: boolean } | undefined>;
 }
+
+/** How long a video's privacy is trusted before it is read again (a redirect's lifetime too). */
+const PLACEMENT_TTL_MS = 10_000;
+/** Redirects to S3_PUBLIC_URL: cacheable briefly, so a video made private stops being redirected. */
+const REDIRECT_CACHE_CONTROL = 'public, max-age=10';
 
 interface MediaParams {
   id: string;
@@ -43,13 +54,16 @@ interface MediaParams {
 }
 
 export async function mediaRoutes(app: FastifyInstance, options: MediaRoutesOptions): Promise<void> {
-  const { paths, playlists, cache, stored } = options;
+  const { paths, playlists, cache, stored, withheld } = options;
+  const hidden = async (kind: 'stream' | 'video', id: string): Promise<boolean> =>
+    withheld !== undefined && !(await withheld.shown(kind, id));
   const config = { access: 'public', rateLimit: false } as const;
   const schema = { hide: true };
 
   app.get<{ Params: MediaParams }>('/media/streams/:id/*', { config, schema }, async (request, reply) => {
     const { id, '*': name } = request.params;
     const file = paths.streamFile(id, name);
+    if (file !== undefined && (await hidden('stream', id))) throw missingMedia();
     const client = clientKey(request.ip);
     // Checked before the playlist is read; names that are no media file are a cheap 404.
     if (file !== undefined && name.endsWith('.m3u8')) limitPlaylistFetches(reply, playlists, client, id);
@@ -68,32 +82,72 @@ export async function mediaRoutes(app: FastifyInstance, options: MediaRoutesOpti
     return sendMedia(request, reply, cache, media, rule);
   });
 
-  // A video moved to the object store never moves back, so once seen there it is remembered and
-  // its files proxied at once. Otherwise the local file is tried first (every video while
+  // A video seen in the object store is remembered (with its privacy, for PLACEMENT_TTL_MS) and
+  // its files read from there at once (until one is missing there and the database says it
+  // moved back to local disk). Otherwise the local file is tried first (every video while
   // MEDIA_STORAGE=local, and one still on its way to the store), and only a missing one asks the
-  // database: the move records `object` before it removes the folder, so a file gone from disk
-  // is in the store (or its video deleted, and the store answers 404).
-  const inStore = new Set<string>();
-  const IN_STORE_MAX = 100_000;
+  // database: a move records `object` before it removes the folder, so a file gone from disk is
+  // in the store (or its video deleted, and the store answers 404).
+  //
+  // From the store: with S3_PUBLIC_URL, a public video's files are redirected there (302,
+  // cacheable 10 s); a private or unlisted one's are always proxied, streamed (never a public
+  // URL, which anyone could guess from the video's id once they knew it).
+  const seen = new Map<string, { isPublic: boolean; at: number }>();
+  const SEEN_MAX = 100_000;
+  const placementOf = async (id: string) => {
+    const known = seen.get(id);
+    if (known && Date.now() - known.at < PLACEMENT_TTL_MS) return { inStore: true, isPublic: known.isPublic };
+    const placement = await stored?.placement(id);
+    if (placement?.inStore === true) {
+      if (seen.size >= SEEN_MAX) seen.clear();
+      seen.set(id, { isPublic: placement.isPublic, at: Date.now() });
+    } else {
+      seen.delete(id);
+    }
+    return placement;
+  };
   app.get<{ Params: MediaParams }>('/media/videos/:id/*', { config, schema }, async (request, reply) => {
     const { id, '*': name } = request.params;
     const rule = videoCacheRule(name);
     const file = paths.videoFile(id, name);
+    if (file !== undefined && (await hidden('video', id))) throw missingMedia();
     if (stored === undefined || file === undefined) return sendFile(request, reply, cache, file, rule);
-    if (!inStore.has(id)) {
+    let placement: { inStore: boolean; isPublic: boolean } | undefined;
+    if (!seen.has(id)) {
       let media: MediaFile | undefined;
       try {
         media = await openMedia(reply, cache, file);
       } catch (error) {
         if (!(error instanceof AppError) || error.code !== 'resource_not_found') throw error;
-        if (!(await stored.inStore(id))) throw error;
-        if (inStore.size >= IN_STORE_MAX) inStore.clear();
-        inStore.add(id);
+        placement = await placementOf(id);
+        if (placement?.inStore !== true) throw error;
       }
       if (media) return sendMedia(request, reply, cache, media, rule);
     }
-    return sendStoredMedia(request, reply, stored.storage, videoKey(id, name), rule);
+    placement ??= await placementOf(id);
+    const key = videoKey(id, name);
+    const publicUrl = placement?.isPublic === true ? stored.storage.publicUrl(key) : undefined;
+    if (publicUrl !== undefined) {
+      return reply
+        .code(302)
+        .header('Location', publicUrl)
+        .header('Cache-Control', REDIRECT_CACHE_CONTROL)
+        .send();
+    }
+    try {
+      return await sendStoredMedia(request, reply, stored.storage, key, rule);
+    } catch (error) {
+      // Moved back to local disk since (`storage migrate --to local`): read it there from now on.
+      if (!(error instanceof AppError) || error.code !== 'resource_not_found') throw error;
+      seen.delete(id);
+      if ((await placementOf(id))?.inStore !== false) throw error;
+      return sendFile(request, reply, cache, file, rule);
+    }
   });
+}
+
+function missingMedia(): AppError {
+  return new AppError('resource_not_found', 'No such media file.');
 }
 
 function limitPlaylistFetches(

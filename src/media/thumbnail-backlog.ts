@@ -4,10 +4,18 @@
 // video is logged at error with its stream id, the rest at debug (the operator hears once, the
 // log is not flooded every few minutes); a success is logged at info. Kept in memory: a video
 // still without a thumbnail when the process stops stays so (docs/architecture.md).
+// With MEDIA_STORAGE=s3 the video's folder may have moved to the object store meanwhile
+// (video-store.ts): the segment is then fetched from the store into a scratch folder, the
+// picture made there and stored beside the video's other objects.
+import { createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
 import type { Clock } from '../shared/clock.ts';
+import type { MediaStorage } from '../storage/media-storage.ts';
+import { videoKey } from '../storage/media-keys.ts';
+import { cacheControlOf, contentTypeOf, videoCacheRule } from './media-files.ts';
 import { THUMBNAIL_FILE, type MediaPaths } from './media-paths.ts';
 import { makeThumbnail } from './poster.ts';
 
@@ -36,6 +44,8 @@ export interface ThumbnailBacklogDeps {
   logger: Logger;
   retryMs?: number;
   maxTries?: number;
+  /** MEDIA_STORAGE=s3: the store, and whether a video's media was moved there. */
+  stored?: { storage: MediaStorage; inStore(videoId: string): Promise<boolean> } | undefined;
 }
 
 export class ThumbnailBacklog {
@@ -80,13 +90,22 @@ export class ThumbnailBacklog {
     const partial = path.join(dir, `.retry-${THUMBNAIL_FILE}`);
     entry.tries++;
     try {
-      await makeThumbnail(ffmpegPath, path.join(dir, entry.segment), partial, entry.offset);
-      await fs.rename(partial, path.join(dir, THUMBNAIL_FILE));
+      if (!(await exists(dir)) && (await this.deps.stored?.inStore(entry.videoId)) === true) {
+        await this.makeInStore(entry);
+      } else {
+        await makeThumbnail(ffmpegPath, path.join(dir, entry.segment), partial, entry.offset);
+        await fs.rename(partial, path.join(dir, THUMBNAIL_FILE));
+        // Moved to the store while the picture was made: it goes there too.
+        if ((await this.deps.stored?.inStore(entry.videoId)) === true) await this.storePicture(entry, dir);
+      }
       this.entries.delete(entry.videoId);
       logger.info({ ...fields, tries: entry.tries }, 'video thumbnail made on a later try');
     } catch (error) {
       await fs.rm(partial, { force: true });
-      if (!(await exists(dir))) {
+      if (
+        !(await exists(dir)) &&
+        (await this.deps.stored?.inStore(entry.videoId).catch(() => true)) !== true
+      ) {
         // The video was deleted meanwhile: nothing to picture.
         this.entries.delete(entry.videoId);
         return;
@@ -104,6 +123,37 @@ export class ThumbnailBacklog {
         logger.debug({ err: error, ...fields, tries: entry.tries, last }, 'video thumbnail still failing');
       }
     }
+  }
+
+  /** The picture of a video whose media is in the object store: made in a scratch folder, stored. */
+  private async makeInStore(entry: Entry): Promise<void> {
+    const { paths, ffmpegPath } = this.deps;
+    const storage = this.deps.stored?.storage;
+    if (!storage) return;
+    await fs.mkdir(paths.stagingRoot, { recursive: true });
+    const scratch = await fs.mkdtemp(path.join(paths.stagingRoot, `.thumbnail-${entry.videoId}-`));
+    try {
+      const object = await storage.get(videoKey(entry.videoId, entry.segment));
+      if (!object) throw new Error(`${entry.segment} is not in the object store`);
+      const segment = path.join(scratch, 'segment.ts');
+      await pipeline(object.body, createWriteStream(segment));
+      const picture = path.join(scratch, THUMBNAIL_FILE);
+      await makeThumbnail(ffmpegPath, segment, picture, entry.offset);
+      await this.storePicture(entry, scratch);
+    } finally {
+      await fs.rm(scratch, { recursive: true, force: true });
+    }
+  }
+
+  private async storePicture(entry: Entry, dir: string): Promise<void> {
+    await this.deps.stored?.storage.putFile(
+      videoKey(entry.videoId, THUMBNAIL_FILE),
+      path.join(dir, THUMBNAIL_FILE),
+      {
+        contentType: contentTypeOf(THUMBNAIL_FILE),
+        cacheControl: cacheControlOf(videoCacheRule(THUMBNAIL_FILE)),
+      },
+    );
   }
 }
 

@@ -3,7 +3,9 @@
 // Every file is uploaded (streamed, multipart when large) and verified by size and SHA-256
 // against the local file; only once every file is there is the video recorded as `object`
 // (videos.media_location), and only then is the folder removed. Until that moment the origin
-// serves the local files, so the video plays all along.
+// serves the local files, so the video plays all along. An uploaded video's original
+// (DATA_DIR/media/originals/<id>) goes with it, as videos/<id>/original, and is removed from
+// disk with the folder; the job waits while the upload is still finishing.
 //
 // Any failure (the store down, throttling, a mismatch) throws: the queue tries the job again
 // after a back-off (RETRY_DELAYS_MS, VIDEO_STORE_ATTEMPTS attempts), each failure logged, and
@@ -18,7 +20,7 @@ import type { JobHandler } from '../jobs/job-runner.ts';
 import type { MediaJobRow } from '../jobs/job.table.ts';
 import { digestFile } from '../storage/digest.ts';
 import type { MediaStorage } from '../storage/media-storage.ts';
-import { videoKey, videoPrefix } from '../storage/media-keys.ts';
+import { ORIGINAL_FILE, videoKey, videoPrefix } from '../storage/media-keys.ts';
 import { verifyStored } from '../storage/verify.ts';
 import { VIDEO_STORE_JOB, type VideoService } from '../videos/video.service.ts';
 import { contentTypeOf, videoCacheRule, cacheControlOf } from './media-files.ts';
@@ -34,6 +36,11 @@ export interface VideoStoreDeps {
   logger?: Logger | undefined;
   /** The queue's delays before each retry (tests shorten them). */
   retryDelaysMs?: number[] | undefined;
+  /**
+   * Whether the video's upload is still finishing (its original not yet kept beside it): the
+   * job is then tried again shortly, so the original goes to the store with the rest.
+   */
+  originalPending?: ((videoId: string) => Promise<boolean>) | undefined;
 }
 
 /**
@@ -68,7 +75,19 @@ export function videoStoreHandler(deps: VideoStoreDeps): JobHandler {
       if (location === 'object') {
         // A crash between recording the move and removing the folder.
         await fs.rm(dir, { recursive: true, force: true, maxRetries: 3 });
+        await fs.rm(paths.videoOriginal(videoId), { force: true });
         return;
+      }
+      // Published a moment before its upload keeps the original beside it: wait for that (a
+      // rename), or, when it takes long (the upload's job was interrupted), try again later.
+      for (let waited = 0; (await deps.originalPending?.(videoId)) === true; waited += 250) {
+        if (waited >= 30_000) {
+          throw new Error(
+            `video ${videoId}: its upload is still finishing; its original is not in place yet`,
+          );
+        }
+        signal.throwIfAborted();
+        await new Promise((resolve) => setTimeout(resolve, 250));
       }
       const files = await filesUnder(dir);
       if (files.length === 0) throw new Error(`video ${videoId} has no media folder to store (${dir})`);
@@ -90,12 +109,29 @@ export function videoStoreHandler(deps: VideoStoreDeps): JobHandler {
         uploaded++;
         bytes += local.size;
       }
+      // The upload's original, kept on local disk beside the folder (media-paths.ts).
+      const original = paths.videoOriginal(videoId);
+      const originalDigest = await digestFile(original).catch((error: unknown) => {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw error;
+      });
+      if (originalDigest) {
+        const key = videoKey(videoId, ORIGINAL_FILE);
+        const there = await storage.head(key);
+        if (there?.size !== originalDigest.size || there.sha256 !== originalDigest.sha256) {
+          await storage.putFile(key, original, { sha256: originalDigest.sha256, signal });
+          uploaded++;
+          bytes += originalDigest.size;
+        }
+        await verifyStored(storage, key, originalDigest);
+      }
       if (!(await videos.setMediaLocation(videoId, 'object'))) {
         // Deleted while its files went up: the deletion may have run before they arrived.
         await storage.deletePrefix(videoPrefix(videoId));
         return;
       }
       await fs.rm(dir, { recursive: true, force: true, maxRetries: 3 });
+      await fs.rm(original, { force: true });
       logger?.info(
         { videoId, files: files.length, uploaded, bytes, storage: storage.description },
         'video media stored in the object store; local folder removed',

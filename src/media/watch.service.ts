@@ -7,8 +7,8 @@ import { findUser } from '../accounts/account.repository.ts';
 import type { Db } from '../db/database.ts';
 import { toIso } from '../shared/clock.ts';
 import type { PublicUrls } from '../shared/public-urls.ts';
-import { findStream } from '../streams/stream.repository.ts';
-import { findMediaLocation, findVideo } from '../videos/video.repository.ts';
+import { findShownStream } from '../streams/stream.repository.ts';
+import { findMediaLocation, findShownVideo } from '../videos/video.repository.ts';
 import { PLAYLIST_FILE, RECONNECTING_MARKER, type MediaPaths } from './media-paths.ts';
 
 export interface WatchInfo {
@@ -17,6 +17,8 @@ export interface WatchInfo {
   title: string;
   description: string | null;
   creator: { id: string; name: string };
+  /** Private means unlisted: the page plays for anyone with its link, but oEmbed answers only for public ones. */
+  privacy: 'public' | 'private';
   /** A stream's status, or `published` for a video. */
   status: 'scheduled' | 'live' | 'ended' | 'published';
   /**
@@ -55,7 +57,7 @@ export class WatchService {
   }
 
   private async stream(id: string): Promise<WatchInfo | undefined> {
-    const stream = await findStream(this.db, id);
+    const stream = await findShownStream(this.db, id);
     if (!stream) return undefined;
     const [hasMedia, reconnecting] = await Promise.all([
       exists(this.paths.streamFile(id, PLAYLIST_FILE)),
@@ -67,6 +69,7 @@ export class WatchService {
       title: stream.title,
       description: stream.description,
       creator: await this.creator(stream.creator_id),
+      privacy: stream.privacy,
       status: stream.status,
       reconnecting,
       viewer_count: stream.status === 'live' ? (stream.viewer_count ?? 0) : null,
@@ -80,7 +83,7 @@ export class WatchService {
   }
 
   private async video(id: string): Promise<WatchInfo | undefined> {
-    const video = await findVideo(this.db, id);
+    const video = await findShownVideo(this.db, id);
     if (!video || video.published_at === null) return undefined;
     // On local disk, or moved to the object store (MEDIA_STORAGE=s3, src/media/video-store.ts).
     const hasMedia =
@@ -92,6 +95,7 @@ export class WatchService {
       title: video.title,
       description: video.description,
       creator: await this.creator(video.creator_id),
+      privacy: video.privacy,
       status: 'published',
       reconnecting: false,
       viewer_count: null,

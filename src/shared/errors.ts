@@ -47,11 +47,25 @@ export type ErrorCode =
   | 'email_taken'
   | 'signups_closed'
   // Accounts whose address is not confirmed yet (mail configured, src/mail/).
-  | 'email_unverified';
+  | 'email_unverified'
+  // Sharing (src/web/share/): oEmbed in a format other than JSON.
+  | 'format_not_implemented'
+  // Profiles (src/profiles/): an upload that is not an image we take.
+  | 'invalid_image'
+  // Live chat (src/chat/): why a message was refused.
+  | 'chat_banned'
+  | 'chat_timed_out'
+  | 'chat_followers_only'
+  | 'chat_not_allowed'
+  // Moderation (src/moderation/).
+  | 'account_suspended'
+  | 'operator_only';
 
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly param: string | undefined;
+  /** Seconds after which trying again may succeed: a Retry-After header and `retry_after_seconds`. */
+  retryAfterSeconds: number | undefined;
   constructor(code: ErrorCode, message: string, param?: string) {
     super(message);
     this.name = 'AppError';
@@ -60,12 +74,20 @@ export class AppError extends Error {
   }
 }
 
+/** A dependency (the media store) did not answer: 503, with when to try again. */
+export function serviceUnavailable(message: string, retryAfterSeconds: number): AppError {
+  const error = new AppError('service_unavailable', message);
+  error.retryAfterSeconds = retryAfterSeconds;
+  return error;
+}
+
 export function invalidParameter(param: string, message: string): AppError {
   return new AppError('parameter_invalid', message, param);
 }
 
 export function notFound(
-  resource: 'stream' | 'video' | 'webhook' | 'user' | 'key' | 'subscription' | 'event' | 'recovery',
+  resource:
+    'stream' | 'video' | 'webhook' | 'user' | 'key' | 'subscription' | 'event' | 'recovery' | 'report',
   id: string,
 ): AppError {
   return new AppError('resource_not_found', `No ${resource} with id '${id}' exists.`, 'id');

@@ -17,7 +17,11 @@ export type IdPrefix =
   | 'job'
   | 'sim'
   | 'att'
-  | 'msg';
+  | 'msg'
+  | 'chm'
+  | 'mod'
+  | 'rpt'
+  | 'aud';
 
 /**
  * A prefixed identifier with 22 base62 characters from a CSPRNG (about 131 bits): IDs of

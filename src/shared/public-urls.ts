@@ -25,6 +25,21 @@ export class PublicUrls {
     return `${this.base}/watch/${id}`;
   }
 
+  /** The player alone, for other sites' pages (an iframe; src/web/share/). */
+  embedPage(id: string): string {
+    return `${this.base}/embed/${id}`;
+  }
+
+  /** The oEmbed answer for one of this site's watch pages. */
+  oembed(pageUrl: string): string {
+    return `${this.base}/oembed?url=${encodeURIComponent(pageUrl)}&format=json`;
+  }
+
+  /** A profile image's file (src/profiles/): its name carries its version, so it is cached for good. */
+  profileImage(userId: string, file: string): string {
+    return `${this.base}/profiles/${userId}/${file}`;
+  }
+
   /** The version parameter changes with each new thumbnail so caches fetch it again. */
   streamThumbnail(id: string, takenAt: number): string {
     return `${this.base}/media/streams/${id}/thumbnail.jpg?v=${takenAt}`;

@@ -35,6 +35,7 @@ export function deriveKey(
     | 'cursors'
     | 'webhook-secrets'
     | 'stream-key-lookup'
+    | 'stream-key-derivation'
     | 'stream-key-secrets'
     | 'idempotency-responses'
     | 'viewer-cookies'

@@ -53,6 +53,19 @@ export function videoPrefix(videoId: string): string {
   return `${VIDEOS_PREFIX}${videoId}/`;
 }
 
+/**
+ * The original a video was made from when it was uploaded: in the store beside its media (never
+ * served: no media route answers this name); on local disk at DATA_DIR/media/originals/<vid>.
+ */
+export const ORIGINAL_FILE = 'original';
+export const ORIGINALS_PREFIX = 'originals/';
+
+/** The local store's key of a video's original (originals/<vid>, as media-paths.ts places it). */
+export function localOriginalKey(videoId: string): string {
+  videoPrefix(videoId);
+  return `${ORIGINALS_PREFIX}${videoId}`;
+}
+
 /** A file of a video: `index.m3u8`, `720p/seg_00001.ts`, `thumbnail.jpg`. */
 export function videoKey(videoId: string, file: string): string {
   const key = videoPrefix(videoId) + file;

@@ -1,9 +1,15 @@
-// Stream keys are publishing credentials, so the database never holds one. It keeps two forms
-// of each: a keyed hash (HMAC-SHA256) that the ingest finds a publisher's stream by, through a
-// unique index, and a sealed copy (AES-256-GCM, bound to the stream id) so the creator can
-// still be shown the key. Each has its own key derived from the master secret: a copy of the
-// database alone neither reveals a key nor lets anyone test guesses against the hashes.
-import { createHmac } from 'node:crypto';
+// Stream keys are publishing credentials, so the database never holds one. It keeps a keyed
+// hash (HMAC-SHA256) that the ingest finds a publisher's stream by, through a unique index, and
+// what the creator's key is shown from:
+// - a key version (issue 29): the key is derived from the master secret, the stream's id and
+//   that version (an HMAC), so showing it costs one keyed hash and no stored secret at all. A
+//   reset moves to the next version. Every key issued since 2026-11-26-060 is of this kind.
+// - a sealed copy (AES-256-GCM, bound to the stream id): keys issued before, kept as they are
+//   so encoders already configured with them keep publishing; a reset replaces one with a
+//   derived key.
+// Each purpose has its own key derived from the master secret: a copy of the database alone
+// neither reveals a key nor lets anyone test guesses against the hashes.
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { SqliteAdapter, sql, type Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Tables } from '../db/schema.ts';
@@ -11,22 +17,39 @@ import { LruCache } from '../shared/lru.ts';
 import { SecretBox } from '../shared/secret-box.ts';
 import { deriveKey } from '../shared/secret-key.ts';
 
-/** Stream keys kept opened: about 100 bytes each. */
+/** Sealed (pre-issue-29) stream keys kept opened: about 100 bytes each. */
 const OPENED_KEYS = 10_000;
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+/** The base62 character (its ASCII code) each byte value stands for in a derived key. */
+const BASE62_OF_BYTE = Uint8Array.from({ length: 256 }, (_, byte) => BASE62.charCodeAt(byte % 62));
 
 /** The columns a stream key is stored as. */
 export interface StoredStreamKey {
   stream_key_hash: string;
-  stream_key_ciphertext: string;
+  stream_key_ciphertext: string | null;
+  /** Set for a derived key (ciphertext null); null for a sealed one. */
+  stream_key_version: number | null;
+}
+
+/** What a creator's read of a stream brings back to show its key from. */
+export interface StoredKeyForCreator {
+  stream_key_hash: string | null;
+  stream_key_ciphertext: string | null;
+  stream_key_version: number | null;
 }
 
 export class StreamKeyVault {
-  private readonly lookupKey: Buffer;
+  // KeyObjects, prepared once: given a Buffer, each HMAC prepares its own key, which costs three
+  // times the hash itself (and a creator's every detail read derives and checks their key).
+  private readonly lookupKey: KeyObject;
+  private readonly derivationKey: KeyObject;
   private readonly box: SecretBox;
   private readonly opened = new LruCache<string, { streamId: string; streamKey: string }>(OPENED_KEYS);
 
   constructor(masterSecret: Buffer) {
-    this.lookupKey = deriveKey(masterSecret, 'stream-key-lookup');
+    this.lookupKey = createSecretKey(deriveKey(masterSecret, 'stream-key-lookup'));
+    this.derivationKey = createSecretKey(deriveKey(masterSecret, 'stream-key-derivation'));
     this.box = new SecretBox(deriveKey(masterSecret, 'stream-key-secrets'));
   }
 
@@ -35,19 +58,70 @@ export class StreamKeyVault {
     return createHmac('sha256', this.lookupKey).update(streamKey, 'utf8').digest('base64url');
   }
 
-  seal(streamKey: string, streamId: string): StoredStreamKey {
+  /**
+   * The key of `streamId` at `version`: `sk_` and 32 base62 characters, one from each byte of an
+   * HMAC-SHA256 of both (`byte % 62`: the eight byte values past 247 make eight characters a
+   * little likelier, which leaves about 5.95 of a character's 5.95 bits, 190 bits in all).
+   */
+  derive(streamId: string, version: number): string {
+    const digest = createHmac('sha256', this.derivationKey).update(`${streamId}:${version}`, 'utf8').digest();
+    for (let i = 0; i < digest.length; i++) digest[i] = BASE62_OF_BYTE[digest[i] ?? 0] ?? 0;
+    return `sk_${digest.toString('latin1')}`;
+  }
+
+  /** A new key for `streamId`: the version after `previousVersion` (1 for a new stream). */
+  issue(
+    streamId: string,
+    previousVersion: number | null = null,
+  ): { streamKey: string; stored: StoredStreamKey } {
+    const version = (previousVersion ?? 0) + 1;
+    const streamKey = this.derive(streamId, version);
+    return {
+      streamKey,
+      stored: {
+        stream_key_hash: this.lookupHash(streamKey),
+        stream_key_ciphertext: null,
+        stream_key_version: version,
+      },
+    };
+  }
+
+  /** Seals a key that was not derived here (a legacy key, a channel key). */
+  seal(streamKey: string, streamId: string): StoredStreamKey & { stream_key_ciphertext: string } {
     return {
       stream_key_hash: this.lookupHash(streamKey),
       stream_key_ciphertext: this.box.seal(streamKey, streamId),
+      stream_key_version: null,
     };
   }
 
   /**
+   * The key to show the creator of `streamId`, from what its row stores; undefined when it
+   * cannot be shown (none stored, or stored under another master secret: the ingest no longer
+   * admits it either, and the creator resets it to get a working one). A derived key is checked
+   * against the stored hash, so a changed SECRET_KEY shows nothing rather than a key the ingest
+   * would refuse.
+   */
+  keyFor(streamId: string, stored: StoredKeyForCreator): string | undefined {
+    if (stored.stream_key_version !== null) {
+      if (stored.stream_key_hash === null) return undefined;
+      const streamKey = this.derive(streamId, stored.stream_key_version);
+      return sameText(this.lookupHash(streamKey), stored.stream_key_hash) ? streamKey : undefined;
+    }
+    if (stored.stream_key_ciphertext === null) return undefined;
+    try {
+      return this.open(stored.stream_key_ciphertext, streamId);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
    * Throws when the ciphertext was not sealed for this stream under this master secret.
-   * A creator's every detail read opens their key, and an AES-GCM open costs about as much as
-   * the row's query: keys opened recently are kept, by their sealed copy (which a reset
-   * replaces, its IV random) and checked against the stream they were opened for. The process
-   * holds the master secret that opens them all anyway, so this keeps nothing new in memory.
+   * An AES-GCM open costs about as much as the row's query: keys opened recently are kept, by
+   * their sealed copy (which a reset replaces, its IV random) and checked against the stream
+   * they were opened for. The process holds the master secret that opens them all anyway, so
+   * this keeps nothing new in memory. Only keys issued before derived keys are sealed.
    */
   open(ciphertext: string, streamId: string): string {
     const known = this.opened.get(ciphertext);
@@ -56,6 +130,10 @@ export class StreamKeyVault {
     this.opened.set(ciphertext, { streamId, streamKey });
     return streamKey;
   }
+}
+
+function sameText(a: string, b: string): boolean {
+  return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 }
 
 /**

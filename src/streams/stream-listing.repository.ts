@@ -3,6 +3,7 @@
 import { sql } from 'kysely';
 import { compiledQuery, literalLimit } from '../db/compiled-query.ts';
 import type { Db } from '../db/database.ts';
+import { streamShown } from '../accounts/standing.ts';
 import type { StreamRow } from './stream.table.ts';
 
 const BROWSE_COLUMNS = [
@@ -21,6 +22,8 @@ export type BrowsableStreamRow = Pick<StreamRow, (typeof BROWSE_COLUMNS)[number]
 export interface BrowseFilter {
   creatorId?: string | undefined;
   category?: string | undefined;
+  /** Only the creators this viewer has an active subscription to (the home page's feed). */
+  followedBy?: string | undefined;
 }
 
 const liveQuery = compiledQuery((db, filter: BrowseFilter, { take }: { take: number }) => {
@@ -30,10 +33,20 @@ const liveQuery = compiledQuery((db, filter: BrowseFilter, { take }: { take: num
     .select(BROWSE_COLUMNS.map((column) => `streams.${column}` as const))
     .select('users.name as creator_name')
     .where('streams.status', '=', sql.lit('live'))
-    .where('streams.privacy', '=', sql.lit('public'));
+    .where('streams.privacy', '=', sql.lit('public'))
+    .where(streamShown());
   if (filter.category !== undefined) query = query.where('streams.category', '=', filter.category);
-  // One creator's few streams are sorted by audience; across the platform the newest come
-  // first, walking an index, because sorting every live stream by audience is a full scan.
+  // One creator's few streams, or those of the creators a viewer follows, are sorted by
+  // audience; across the platform the newest come first, walking an index, because sorting
+  // every live stream by audience is a full scan.
+  if (filter.followedBy !== undefined) {
+    const followedBy = filter.followedBy;
+    return query
+      .where('streams.creator_id', 'in', followedCreators(db, followedBy))
+      .orderBy('streams.viewer_count', 'desc')
+      .orderBy('streams.id', 'desc')
+      .limit(literalLimit(take));
+  }
   if (filter.creatorId !== undefined) {
     return query
       .where('streams.creator_id', '=', filter.creatorId)
@@ -44,7 +57,16 @@ const liveQuery = compiledQuery((db, filter: BrowseFilter, { take }: { take: num
   return query.orderBy('streams.created_at', 'desc').orderBy('streams.id', 'desc').limit(literalLimit(take));
 });
 
-/** Public live streams: a channel's most watched first, the platform's newest first. */
+/** The creators a viewer has an active subscription to, as a subquery. */
+export function followedCreators(db: Db, viewerId: string) {
+  return db
+    .selectFrom('subscriptions')
+    .select('subscriptions.creator_id')
+    .where('subscriptions.viewer_id', '=', viewerId)
+    .where('subscriptions.status', '=', sql.lit('active'));
+}
+
+/** Public live streams: a channel's or a viewer's follows' most watched first, the platform's newest first. */
 export async function listLiveStreams(
   db: Db,
   filter: BrowseFilter,
@@ -62,7 +84,8 @@ const upcomingQuery = compiledQuery(
       .select('users.name as creator_name')
       .where('streams.status', '=', sql.lit('scheduled'))
       .where('streams.privacy', '=', sql.lit('public'))
-      .where('streams.scheduled_at', '>=', filter.from);
+      .where('streams.scheduled_at', '>=', filter.from)
+      .where(streamShown());
     if (filter.category !== undefined) query = query.where('streams.category', '=', filter.category);
     // As for live streams: a channel's are few and sorted by time; the platform's most recently
     // announced are taken walking an index (the caller shows them by time).

@@ -2,7 +2,8 @@ import { sql, type Updateable } from 'kysely';
 import { compiledQuery, literalLimit } from '../db/compiled-query.ts';
 import type { Db } from '../db/database.ts';
 import type { KeysetPosition } from '../db/keyset.ts';
-import type { StoredStreamKey } from './stream-key-vault.ts';
+import { streamShown } from '../accounts/standing.ts';
+import type { StoredKeyForCreator, StoredStreamKey } from './stream-key-vault.ts';
 import type { NewStreamRow, StreamRow, StreamStatus, StreamTable } from './stream.table.ts';
 
 // Named columns, never selectAll(): a column added later (a secret, say) cannot leak into
@@ -47,6 +48,17 @@ export async function findStream(db: Db, id: string): Promise<StreamRow | undefi
   return rows[0];
 }
 
+// What viewers and the API may read: neither taken down nor its creator suspended
+// (src/accounts/standing.ts). findStream above is the platform's own read (the ingest, moderation).
+const findShownStreamQuery = compiledQuery((db, p: { id: string }) =>
+  db.selectFrom('streams').select(STREAM_COLUMNS).where('id', '=', p.id).where(streamShown()),
+);
+
+export async function findShownStream(db: Db, id: string): Promise<StreamRow | undefined> {
+  const rows = await findShownStreamQuery.execute(db, { id });
+  return rows[0];
+}
+
 export interface StreamListFilter {
   /** The caller: private streams are listed for their creator only. */
   viewerId: string;
@@ -63,7 +75,8 @@ const listStreamsQuery = compiledQuery(
     let query = db
       .selectFrom('streams')
       .select(STREAM_LIST_COLUMNS)
-      .where((eb) => eb.or([eb('privacy', '=', sql.lit('public')), eb('creator_id', '=', filter.viewerId)]));
+      .where((eb) => eb.or([eb('privacy', '=', sql.lit('public')), eb('creator_id', '=', filter.viewerId)]))
+      .where(streamShown());
     if (filter.status !== undefined) query = query.where('status', '=', filter.status);
     if (filter.creatorId !== undefined) query = query.where('creator_id', '=', filter.creatorId);
     if (filter.category !== undefined) query = query.where('category', '=', filter.category);
@@ -103,31 +116,55 @@ export async function updateStreamIfStatus(
     .executeTakeFirst();
 }
 
-// The sealed stream key is read only here, and only for the stream's creator: for anyone else
-// the column comes back null. The creator's read of a stream then needs no second query.
-const findStreamWithSealedKeyQuery = compiledQuery((db, p: { id: string; creatorId: string }) =>
+// What a stream's key is shown from is read only here, and only for the stream's creator: for
+// anyone else the columns come back null. The creator's read of a stream then needs no second
+// query.
+const findStreamWithStoredKeyQuery = compiledQuery((db, p: { id: string; creatorId: string }) =>
   db
     .selectFrom('streams')
     .select(STREAM_COLUMNS)
-    .select((eb) =>
+    .select((eb) => [
+      eb
+        .case()
+        .when('creator_id', '=', p.creatorId)
+        .then(eb.ref('stream_key_hash'))
+        .end()
+        .as('stream_key_hash'),
       eb
         .case()
         .when('creator_id', '=', p.creatorId)
         .then(eb.ref('stream_key_ciphertext'))
         .end()
         .as('stream_key_ciphertext'),
-    )
-    .where('id', '=', p.id),
+      eb
+        .case()
+        .when('creator_id', '=', p.creatorId)
+        .then(eb.ref('stream_key_version'))
+        .end()
+        .as('stream_key_version'),
+    ])
+    .where('id', '=', p.id)
+    .where(streamShown()),
 );
 
-/** A stream, with its sealed key when `creatorId` created it (null otherwise, or if it has none). */
-export async function findStreamWithSealedKey(
+/** A stream, with what its key is shown from when `creatorId` created it (nulls otherwise). */
+export async function findStreamWithStoredKey(
   db: Db,
   id: string,
   creatorId: string,
-): Promise<(StreamRow & { stream_key_ciphertext: string | null }) | undefined> {
-  const rows = await findStreamWithSealedKeyQuery.execute(db, { id, creatorId });
+): Promise<(StreamRow & StoredKeyForCreator) | undefined> {
+  const rows = await findStreamWithStoredKeyQuery.execute(db, { id, creatorId });
   return rows[0];
+}
+
+/** The stored key's version (null for a sealed key); undefined when there is no such stream. */
+export async function findStreamKeyVersion(db: Db, id: string): Promise<number | null | undefined> {
+  const row = await db
+    .selectFrom('streams')
+    .select('stream_key_version')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row?.stream_key_version;
 }
 
 /** The ingest's lookup: an equality match on the unique index of keyed hashes. */

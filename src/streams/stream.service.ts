@@ -7,7 +7,7 @@ import type { KeysetPosition } from '../db/keyset.ts';
 import { DEFAULT_STREAM_CATEGORY } from '../shared/categories.ts';
 import type { Clock } from '../shared/clock.ts';
 import { invalidParameter, notFound, stateConflict } from '../shared/errors.ts';
-import { newId, randomBase62 } from '../shared/ids.ts';
+import { newId } from '../shared/ids.ts';
 import type { PublicUrls } from '../shared/public-urls.ts';
 import type { MediaRemoval } from '../media/media-removal.ts';
 import type { StreamKeyVault } from './stream-key-vault.ts';
@@ -112,13 +112,13 @@ export class StreamService {
       record: input.record === false ? 0 : 1,
       latency_mode: input.latencyMode ?? 'normal',
     };
-    const streamKey = newStreamKey();
+    const issued = this.keys.issue(row.id);
     // The creator's defaults (simulcast destinations) are copied in with the stream, or neither is.
     await this.db.transaction().execute(async (trx) => {
-      await repo.insertStream(trx, { ...row, ...this.keys.seal(streamKey, row.id) });
+      await repo.insertStream(trx, { ...row, ...issued.stored });
       await this.defaults.applyTo(trx, row, now);
     });
-    return { stream: row, streamKey };
+    return { stream: row, streamKey: issued.streamKey };
   }
 
   /**
@@ -127,37 +127,42 @@ export class StreamService {
    * authenticated caller may read a stream: private means unlisted. One query either way.
    */
   async getWithKey(id: string, caller: Pick<Principal, 'userId' | 'scope'>): Promise<StreamWithKey> {
-    if (caller.scope !== 'write') return { stream: await this.get(id), streamKey: undefined };
-    const row = await repo.findStreamWithSealedKey(this.db, id, caller.userId);
+    if (caller.scope !== 'write') return { stream: await this.getShown(id), streamKey: undefined };
+    const row = await repo.findStreamWithStoredKey(this.db, id, caller.userId);
     if (!row) throw notFound('stream', id);
-    const { stream_key_ciphertext: sealed, ...stream } = row;
-    return { stream, streamKey: sealed === null ? undefined : this.openStreamKey(sealed, id) };
-  }
-
-  private openStreamKey(sealed: string, streamId: string): string | undefined {
-    try {
-      return this.keys.open(sealed, streamId);
-    } catch {
-      // Sealed under another master secret (SECRET_KEY was changed): the key is lost, and
-      // the ingest no longer admits it either. The creator resets it to get a working one.
-      return undefined;
-    }
+    const { stream_key_hash, stream_key_ciphertext, stream_key_version, ...stream } = row;
+    return {
+      stream,
+      streamKey: this.keys.keyFor(id, { stream_key_hash, stream_key_ciphertext, stream_key_version }),
+    };
   }
 
   /** Issues a new stream key; the old one stops working for new publishes at once. */
   async resetStreamKey(id: string, callerId: string): Promise<CreatedStream> {
-    const stream = await repo.findStream(this.db, id);
+    const stream = await repo.findShownStream(this.db, id);
     // Another creator's stream answers as missing: its key is none of their business.
     if (!stream || stream.creator_id !== callerId) throw notFound('stream', id);
-    const streamKey = newStreamKey();
+    // The next version (a sealed key's stream starts its versions at 1). Two resets at once
+    // derive the same next key, so either answer is the key the ingest admits.
+    const issued = this.keys.issue(id, (await repo.findStreamKeyVersion(this.db, id)) ?? null);
     const now = this.clock.now();
-    await repo.replaceStreamKey(this.db, id, this.keys.seal(streamKey, id), now);
-    return { stream: { ...stream, updated_at: now }, streamKey };
+    await repo.replaceStreamKey(this.db, id, issued.stored, now);
+    return { stream: { ...stream, updated_at: now }, streamKey: issued.streamKey };
   }
 
   /** Any authenticated caller may read a stream by ID: private means unlisted. */
   async get(id: string): Promise<StreamRow> {
     const row = await repo.findStream(this.db, id);
+    if (!row) throw notFound('stream', id);
+    return row;
+  }
+
+  /**
+   * A stream as viewers and the API see it: one taken down, or whose creator is suspended, is
+   * missing (src/moderation/). `get` above is the platform's own read.
+   */
+  async getShown(id: string): Promise<StreamRow> {
+    const row = await repo.findShownStream(this.db, id);
     if (!row) throw notFound('stream', id);
     return row;
   }
@@ -245,7 +250,7 @@ export class StreamService {
   }
 
   private async owned(db: Db, id: string, callerId: string): Promise<StreamRow> {
-    const stream = await repo.findStream(db, id);
+    const stream = await repo.findShownStream(db, id);
     if (!stream || stream.creator_id !== callerId) throw notFound('stream', id);
     return stream;
   }
@@ -331,9 +336,4 @@ export class StreamService {
   async recordThumbnail(id: string, takenAt: number): Promise<void> {
     await repo.setStreamThumbnailAt(this.db, id, takenAt);
   }
-}
-
-/** 32 base62 characters (about 190 bits): the secret streaming software publishes with. */
-function newStreamKey(): string {
-  return `sk_${randomBase62(32)}`;
 }

@@ -29,6 +29,8 @@ export interface StreamTable {
    */
   stream_key_hash: string | null;
   stream_key_ciphertext: string | null;
+  /** The version a derived key was issued at (null for a sealed one); not a secret. */
+  stream_key_version: ColumnType<number | null, number | null | undefined, number | null>;
   /** 1 when the recording becomes a video at the end (0/1 for both dialects). */
   record: number;
   /** The column defaults to `normal`, so rows written without it (seeds, older code) are normal. */
@@ -36,5 +38,8 @@ export interface StreamTable {
 }
 
 /** A stream as the API and events see it: everything but the secret stream key's forms. */
-export type StreamRow = Omit<Selectable<StreamTable>, 'stream_key_hash' | 'stream_key_ciphertext'>;
+export type StreamRow = Omit<
+  Selectable<StreamTable>,
+  'stream_key_hash' | 'stream_key_ciphertext' | 'stream_key_version'
+>;
 export type NewStreamRow = Insertable<StreamTable>;

@@ -9,9 +9,11 @@ import { ffprobePathFor } from '../ffmpeg/ffmpeg.ts';
 import { MediaPaths } from '../media/media-paths.ts';
 import { uploadProcessingHandler } from './upload-processing.ts';
 import { videoStoreHandler } from '../media/video-store.ts';
+import { profileImageHandler } from '../profiles/profile-image.job.ts';
 
 export interface UploadWorkerOptions {
   services: Pick<Services, 'uploads' | 'videos' | 'database' | 'clock'> &
+    Partial<Pick<Services, 'profiles'>> &
     Partial<Pick<Services, 'objectStore'>>;
   /** Delays before a video.store job's retries (video-store.ts's unless given; tests shorten them). */
   storeRetryDelaysMs?: number[] | undefined;
@@ -50,6 +52,10 @@ export function startUploadWorker(options: UploadWorkerOptions): UploadWorker {
           logger,
         },
       }),
+      // Creators' avatars and banners, made in their fixed sizes.
+      ...(services.profiles === undefined
+        ? []
+        : [profileImageHandler({ profiles: services.profiles, ffmpegPath: options.ffmpegPath, logger })]),
       // MEDIA_STORAGE=s3: published videos' media moves to the object store.
       ...(services.objectStore === undefined
         ? []
@@ -60,6 +66,7 @@ export function startUploadWorker(options: UploadWorkerOptions): UploadWorker {
               storage: services.objectStore,
               logger,
               retryDelaysMs: options.storeRetryDelaysMs,
+              originalPending: (videoId) => services.uploads.processingFor(videoId),
             }),
           ]),
     ],
@@ -73,6 +80,11 @@ export function startUploadWorker(options: UploadWorkerOptions): UploadWorker {
   services.videos.onStoreQueued = () => {
     runner.wake();
   };
+  if (services.profiles) {
+    services.profiles.onJobQueued = () => {
+      runner.wake();
+    };
+  }
   runner.start();
   const sweep = () => {
     services.uploads.expireStale().catch((error: unknown) => {
@@ -87,6 +99,7 @@ export function startUploadWorker(options: UploadWorkerOptions): UploadWorker {
       clearInterval(sweeper);
       services.uploads.onJobQueued = () => undefined;
       services.videos.onStoreQueued = () => undefined;
+      if (services.profiles) services.profiles.onJobQueued = () => undefined;
       await runner.stop();
     },
   };

@@ -158,6 +158,11 @@ export class UploadService {
     return repo.findUpload(this.db, id);
   }
 
+  /** Whether the upload that made this video is still processing (its original not yet kept). */
+  async processingFor(videoId: string): Promise<boolean> {
+    return (await repo.findByVideo(this.db, videoId))?.status === 'processing';
+  }
+
   async list(creatorId: string, after: KeysetPosition | undefined, take: number): Promise<UploadRow[]> {
     return repo.listUploads(this.db, creatorId, after, take);
   }

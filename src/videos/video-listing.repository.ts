@@ -3,7 +3,9 @@
 import { sql } from 'kysely';
 import { compiledQuery, literalLimit } from '../db/compiled-query.ts';
 import type { Db } from '../db/database.ts';
+import { videoShown } from '../accounts/standing.ts';
 import type { KeysetPosition } from '../db/keyset.ts';
+import { followedCreators } from '../streams/stream-listing.repository.ts';
 import type { VideoRow } from './video.table.ts';
 
 const BROWSE_COLUMNS = [
@@ -24,6 +26,8 @@ export type BrowsableVideoRow = Pick<VideoRow, (typeof BROWSE_COLUMNS)[number]> 
 export interface VideoBrowseFilter {
   creatorId?: string | undefined;
   category?: string | undefined;
+  /** Only the creators this viewer has an active subscription to (the home page's feed). */
+  followedBy?: string | undefined;
   after?: KeysetPosition | undefined;
 }
 
@@ -34,9 +38,14 @@ const publicVideosQuery = compiledQuery((db, filter: VideoBrowseFilter, { take }
     .select(BROWSE_COLUMNS.map((column) => `videos.${column}` as const))
     .select('users.name as creator_name')
     .where('videos.published_at', 'is not', null)
-    .where('videos.privacy', '=', sql.lit('public'));
+    .where('videos.privacy', '=', sql.lit('public'))
+    .where(videoShown());
   if (filter.creatorId !== undefined) query = query.where('videos.creator_id', '=', filter.creatorId);
   if (filter.category !== undefined) query = query.where('videos.category', '=', filter.category);
+  const followedBy = filter.followedBy;
+  if (followedBy !== undefined) {
+    query = query.where('videos.creator_id', 'in', followedCreators(db, followedBy));
+  }
   const after = filter.after;
   if (after !== undefined) {
     query = query.where((eb) =>

@@ -2,6 +2,7 @@ import { sql, type Updateable } from 'kysely';
 import { compiledQuery, literalLimit } from '../db/compiled-query.ts';
 import type { Db } from '../db/database.ts';
 import type { KeysetPosition } from '../db/keyset.ts';
+import { videoShown } from '../accounts/standing.ts';
 import type { MediaLocation, NewVideoRow, VideoRow, VideoTable } from './video.table.ts';
 
 // A page reads only what its items show: chapters and tags are the longest columns.
@@ -37,6 +38,16 @@ export async function findVideo(db: Db, id: string): Promise<VideoRow | undefine
   return rows[0];
 }
 
+// What viewers and the API may read (src/accounts/standing.ts); findVideo is the platform's own.
+const findShownVideoQuery = compiledQuery((db, p: { id: string }) =>
+  db.selectFrom('videos').select(VIDEO_COLUMNS).where('id', '=', p.id).where(videoShown()),
+);
+
+export async function findShownVideo(db: Db, id: string): Promise<VideoRow | undefined> {
+  const rows = await findShownVideoQuery.execute(db, { id });
+  return rows[0];
+}
+
 export interface VideoListFilter {
   viewerId: string;
   creatorId?: string | undefined;
@@ -51,7 +62,8 @@ const listPublishedVideosQuery = compiledQuery(
       .selectFrom('videos')
       .select(VIDEO_LIST_COLUMNS)
       .where('published_at', 'is not', null)
-      .where((eb) => eb.or([eb('privacy', '=', sql.lit('public')), eb('creator_id', '=', filter.viewerId)]));
+      .where((eb) => eb.or([eb('privacy', '=', sql.lit('public')), eb('creator_id', '=', filter.viewerId)]))
+      .where(videoShown());
     if (filter.creatorId !== undefined) query = query.where('creator_id', '=', filter.creatorId);
     if (filter.category !== undefined) query = query.where('category', '=', filter.category);
     const after = filter.after;
@@ -148,6 +160,18 @@ export async function findMediaLocation(db: Db, id: string): Promise<MediaLocati
   return row?.media_location;
 }
 
+/** Where the video's media is and who may see it; undefined when there is no such video. */
+export async function findMediaPlacement(
+  db: Db,
+  id: string,
+): Promise<{ media_location: MediaLocation; privacy: VideoRow['privacy'] } | undefined> {
+  return db
+    .selectFrom('videos')
+    .select(['media_location', 'privacy'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
 /** Records that the video's media moved; false when there is no such video (deleted meanwhile). */
 // Not updated_at: where the bytes are is no change of the video as its creator sees it.
 export async function setMediaLocation(db: Db, id: string, location: MediaLocation): Promise<boolean> {
@@ -157,4 +181,26 @@ export async function setMediaLocation(db: Db, id: string, location: MediaLocati
     .where('id', '=', id)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+/**
+ * Up to `limit` ids of published videos whose media is at `location`, after `afterId` in id
+ * order (a keyset walk of the whole library, as `tributary storage migrate` makes it).
+ */
+export async function findPublishedIdsAt(
+  db: Db,
+  location: MediaLocation,
+  afterId: string,
+  limit: number,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('videos')
+    .select('id')
+    .where('media_location', '=', location)
+    .where('published_at', 'is not', null)
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.id);
 }

@@ -94,8 +94,9 @@ export class VideoService {
   }
 
   /** Private means unlisted: anyone with the ID may read it; unpublished videos only their creator. */
+  // A video taken down, or whose creator is suspended, is missing (src/moderation/).
   async get(id: string, viewerId: string): Promise<VideoRow> {
-    const row = await repo.findVideo(this.db, id);
+    const row = await repo.findShownVideo(this.db, id);
     if (!row || (row.published_at === null && row.creator_id !== viewerId)) throw notFound('video', id);
     return row;
   }
@@ -169,7 +170,7 @@ export class VideoService {
     callerId: string,
     verb: 'changed' | 'deleted',
   ): Promise<VideoRow> {
-    const video = await repo.findVideo(db, id);
+    const video = await repo.findShownVideo(db, id);
     if (!video || video.creator_id !== callerId) throw notFound('video', id);
     if (video.published_at === null) {
       throw stateConflict(`Video ${id} is still being processed; it can be ${verb} once it is published.`);
@@ -231,6 +232,11 @@ export class VideoService {
   /** Where a video's media is (undefined: no such video). */
   async mediaLocation(id: string): Promise<MediaLocation | undefined> {
     return repo.findMediaLocation(this.db, id);
+  }
+
+  /** Published videos whose media is at `location`, a page of ids after `afterId` (id order). */
+  async publishedIdsAt(location: MediaLocation, afterId: string, limit: number): Promise<string[]> {
+    return repo.findPublishedIdsAt(this.db, location, afterId, limit);
   }
 
   /** Records where a video's media is now; false when the video is gone (deleted meanwhile). */

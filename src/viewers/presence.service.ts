@@ -12,8 +12,8 @@ import type { Db } from '../db/database.ts';
 import type { Clock } from '../shared/clock.ts';
 import { AppError } from '../shared/errors.ts';
 import { LruCache } from '../shared/lru.ts';
-import { findStream } from '../streams/stream.repository.ts';
-import { findVideo } from '../videos/video.repository.ts';
+import { findShownStream } from '../streams/stream.repository.ts';
+import { findShownVideo } from '../videos/video.repository.ts';
 import type { LiveViewers } from './live-viewers.ts';
 import { countView, pruneViews, utcDay, VIEWS_PER_ADDRESS_PER_DAY } from './video-views.ts';
 
@@ -101,11 +101,11 @@ export class PresenceService {
   private async lookUp(id: string): Promise<Target> {
     const { db } = this.options;
     if (id.startsWith('str_')) {
-      const stream = await findStream(db, id);
+      const stream = await findShownStream(db, id);
       return stream ? { kind: 'stream', live: stream.status === 'live' } : { kind: 'none' };
     }
     if (id.startsWith('vid_')) {
-      const video = await findVideo(db, id);
+      const video = await findShownVideo(db, id);
       return video && video.published_at !== null ? { kind: 'video' } : { kind: 'none' };
     }
     return { kind: 'none' };

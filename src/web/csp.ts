@@ -1,6 +1,6 @@
 // The Content-Security-Policy of every app page: only the service's own scripts, styles and
 // media, no inline code, forms posting only to the service, never framed (clickjacking).
-export const APP_PAGE_CSP = [
+const APP_PAGE_RULES = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self'",
@@ -10,5 +10,12 @@ export const APP_PAGE_CSP = [
   "connect-src 'self'",
   "base-uri 'none'",
   "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+];
+
+export const APP_PAGE_CSP = [...APP_PAGE_RULES, "frame-ancestors 'none'"].join('; ');
+
+/**
+ * The embeddable player's (/embed/{id}): the same rules, but any site may frame it. It holds
+ * no form and acts for nobody (no session is read), so being framed risks no clickjacking.
+ */
+export const EMBED_PAGE_CSP = [...APP_PAGE_RULES, 'frame-ancestors *'].join('; ');

@@ -5,9 +5,20 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { APP_PAGE_CSP } from './csp.ts';
 import { html, type SafeHtml } from './html.ts';
 import { csrfField } from './session/csrf.ts';
+import { MAX_QUERY_LENGTH as SEARCH_MAX_LENGTH } from '../search/search-terms.ts';
 
 export type Section =
-  'home' | 'dashboard' | 'streams' | 'videos' | 'ingest' | 'keys' | 'webhooks' | 'account';
+  | 'home'
+  | 'search'
+  | 'dashboard'
+  | 'streams'
+  | 'videos'
+  | 'ingest'
+  | 'keys'
+  | 'webhooks'
+  | 'chat'
+  | 'account'
+  | 'admin';
 
 export interface Page {
   title: string;
@@ -20,6 +31,8 @@ export interface Page {
   /** Extra elements for the document's head (a watch page's Open Graph tags). */
   meta?: SafeHtml;
   section?: Section;
+  /** What the header's search box holds (the search page's own query). */
+  searchText?: string;
 }
 
 const DASHBOARD_LINKS: { section: Section; href: string; label: string }[] = [
@@ -28,6 +41,7 @@ const DASHBOARD_LINKS: { section: Section; href: string; label: string }[] = [
   { section: 'ingest', href: '/dashboard/ingest', label: 'Channel' },
   { section: 'keys', href: '/dashboard/keys', label: 'API keys' },
   { section: 'webhooks', href: '/dashboard/webhooks', label: 'Webhooks' },
+  { section: 'chat', href: '/dashboard/chat', label: 'Chat' },
 ];
 
 function current(page: Page, section: Section): SafeHtml | undefined {
@@ -37,6 +51,24 @@ function current(page: Page, section: Section): SafeHtml | undefined {
 /** The first letter of a name, for the account link's circle. */
 function initialOf(name: string): string {
   return (Array.from(name.trim())[0] ?? '?').toUpperCase();
+}
+
+/** The search box every page's header has: a plain GET form, so it works without script. */
+function searchBox(page: Page): SafeHtml {
+  return html`<form class="site-search" role="search" action="/search" method="get">
+    <label class="visually-hidden" for="site-search-q">Search streams, videos and channels</label>
+    <input
+      type="search"
+      id="site-search-q"
+      name="q"
+      value="${page.searchText ?? ''}"
+      placeholder="Search"
+      maxlength="${SEARCH_MAX_LENGTH}"
+      autocomplete="off"
+      enterkeyhint="search"
+    />
+    <button type="submit" class="site-search-button">Search</button>
+  </form>`;
 }
 
 function navigation(page: Page): SafeHtml {
@@ -84,7 +116,13 @@ function navigation(page: Page): SafeHtml {
       <ul class="nav-links">
         <li><a href="/" ${current(page, 'home')}>Home</a></li>
         ${dashboard}
+        ${
+          user?.role === 'operator'
+            ? html`<li><a href="/admin" ${current(page, 'admin')} id="nav-admin">Admin</a></li>`
+            : undefined
+        }
       </ul>
+      ${searchBox(page)}
       <div class="nav-account">${account}</div>
     </nav>
     ${sections}

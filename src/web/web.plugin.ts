@@ -16,6 +16,7 @@ import {
 } from '../http/error-handler.ts';
 import type { AppError } from '../shared/errors.ts';
 import { accountRoutes } from './account/account.routes.ts';
+import { profileImageRoutes, profileRoutes } from './account/profile.routes.ts';
 import { assetRoutes } from './assets.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { dashboardRoutes } from './dashboard/dashboard.routes.ts';
@@ -25,7 +26,12 @@ import { renderErrorPage, sendPage } from './layout.ts';
 import { csrfHook } from './session/csrf.ts';
 import { flashCookies } from './session/flash.ts';
 import { installSessions, sessionCookies, webSessions, type WebSessions } from './session/session.plugin.ts';
+import { shareRoutes } from './share/share.routes.ts';
+import { searchRoutes } from './search/search.routes.ts';
 import { viewerRoutes } from './viewer/viewer.routes.ts';
+import { adminRoutes } from './admin/admin.routes.ts';
+import { reportRoutes } from './admin/report.routes.ts';
+import { suspendedGate } from './admin/suspended-gate.ts';
 
 /** The sessions of the site at PUBLIC_URL, shared by the pages, the access check and error pages. */
 export function createWebSessions(services: Services): WebSessions {
@@ -56,6 +62,9 @@ export function webPlugin(
 ): (app: FastifyInstance) => Promise<void> {
   return async (app) => {
     await app.register(assetRoutes);
+    // Outside the pages' scope: the embed is framed by other sites and oEmbed answers JSON.
+    await app.register(shareRoutes(services));
+    await app.register(profileImageRoutes(services));
     await app.register(async (pages) => {
       // Forms may come from PUBLIC_URL's origin (and from the host a request names); cookies
       // are Secure when it is https.
@@ -63,6 +72,8 @@ export function webPlugin(
       const { cookies } = sessions;
       acceptForms(pages);
       installSessions(pages, sessions);
+      // A suspended user who signs in sees why, and nothing else (src/moderation/).
+      pages.addHook('onRequest', suspendedGate);
       pages.addHook('preValidation', csrfHook(services.sessions, publicOrigin));
       pages.setErrorHandler(async (error: unknown, request, reply) => {
         const appError = toAppError(error, request);
@@ -74,9 +85,13 @@ export function webPlugin(
       await pages.register(authRoutes, { ...options, cookies });
       await pages.register(accountRoutes, options);
       await pages.register(mailLinkRoutes, { ...options, cookies });
+      await pages.register(profileRoutes, options);
       await pages.register(keysRoutes, options);
       await pages.register(dashboardRoutes, options);
       await pages.register(viewerRoutes, options);
+      await pages.register(searchRoutes, options);
+      await pages.register(reportRoutes, options);
+      await pages.register(adminRoutes, options);
     });
   };
 }

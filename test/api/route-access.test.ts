@@ -172,8 +172,15 @@ const PUBLIC_ROUTES = [
   '/media/streams/:id/*',
   '/media/videos/:id/*',
   '/watch/:id/info',
+  // The watch page's chat socket (src/chat/): anyone may read; posting needs the session cookie.
+  '/watch/:id/chat',
   '/assets/:name',
   '/favicon.ico',
+  // The embeddable player and oEmbed (src/web/share/): for other sites, no session read.
+  '/embed/:id',
+  '/oembed',
+  // Profile images (src/profiles/), named by version.
+  '/profiles/:userId/:file',
 ];
 
 /**
@@ -314,6 +321,10 @@ describe('route access', () => {
       'POST /v1/ingest/simulcast-targets': { url: 'rtmp://live.example/app', stream_key: 'not-yours' },
       'PATCH /v1/streams/:id/simulcast-targets/:target_id': { enabled: false },
       'PATCH /v1/ingest/simulcast-targets/:target_id': { enabled: false },
+      'POST /v1/streams/:id/chat/messages': { text: 'Not yours to say' },
+      'POST /v1/streams/:id/chat/timeouts': { user_id: 'usr_1', duration_seconds: 60 },
+      'POST /v1/streams/:id/chat/bans': { user_id: 'usr_1' },
+      'PATCH /v1/streams/:id/chat/settings': { slow_mode_seconds: 5 },
     };
 
     // Pages (outside /v1, access 'page') are checked by test/web/csrf.test.ts.
@@ -325,18 +336,24 @@ describe('route access', () => {
       [
         'DELETE /v1/ingest/simulcast-targets/:target_id',
         'DELETE /v1/streams/:id',
+        'DELETE /v1/streams/:id/chat/bans/:user_id',
+        'DELETE /v1/streams/:id/chat/messages/:message_id',
         'DELETE /v1/streams/:id/simulcast-targets/:target_id',
         'DELETE /v1/uploads/:id',
         'DELETE /v1/videos/:id',
         'DELETE /v1/webhooks/:id',
         'PATCH /v1/ingest/simulcast-targets/:target_id',
         'PATCH /v1/streams/:id',
+        'PATCH /v1/streams/:id/chat/settings',
         'PATCH /v1/streams/:id/simulcast-targets/:target_id',
         'PATCH /v1/videos/:id',
         'PATCH /v1/webhooks/:id',
         'POST /v1/ingest/reset-key',
         'POST /v1/ingest/simulcast-targets',
         'POST /v1/streams',
+        'POST /v1/streams/:id/chat/bans',
+        'POST /v1/streams/:id/chat/messages',
+        'POST /v1/streams/:id/chat/timeouts',
         'POST /v1/streams/:id/end',
         'POST /v1/streams/:id/reset-stream-key',
         'POST /v1/streams/:id/simulcast-targets',
@@ -356,7 +373,9 @@ describe('route access', () => {
       const path = route.path
         .replace(/:id/, () => ids[route.path.split('/')[2]!] ?? 'x_1')
         .replace(/:event_id/, 'evt_1')
-        .replace(/:target_id/, 'sim_1');
+        .replace(/:target_id/, 'sim_1')
+        .replace(/:message_id/, 'chm_1')
+        .replace(/:user_id/, 'usr_1');
       const body = bodies[`${route.method} ${route.path}`];
       for (const spelling of spellingsOf(path, running.port)) {
         const name = `${route.method} ${spelling.target} (${spelling.name})`;

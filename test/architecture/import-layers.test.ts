@@ -12,14 +12,15 @@ const SRC = path.resolve(import.meta.dirname, '../../src');
 /** Lowest first. The live half reads bottom-up: hls, ffmpeg, rtmp, transcode, live, ingest. */
 const LAYERS: string[][] = [
   ['shared'],
+  ['metrics'],
   ['db', 'hls', 'rtmp', 'storage'],
   ['ffmpeg', 'events', 'jobs', 'http', 'accounts'],
-  ['transcode', 'streams', 'idempotency', 'webhooks', 'subscriptions', 'mail'],
+  ['transcode', 'streams', 'idempotency', 'webhooks', 'subscriptions', 'mail', 'profiles'],
   ['videos', 'channels'],
-  ['media'],
-  ['live', 'viewers', 'uploads', 'catalogue'],
-  ['ingest', 'simulcast'],
-  ['cli', 'web'],
+  ['media', 'moderation'],
+  ['live', 'viewers', 'uploads', 'catalogue', 'chat'],
+  ['ingest', 'simulcast', 'search'],
+  ['cli', 'web', 'observability'],
   ['(root)'],
 ];
 

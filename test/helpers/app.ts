@@ -14,7 +14,7 @@ import { buildApp } from '../../src/app.ts';
 import type { ScryptCost } from '../../src/accounts/password.ts';
 import type { HttpLimitsConfig, IngestConfig, WebhookConfig } from '../../src/config.ts';
 import { createServices, publishOutputs, type Services } from '../../src/container.ts';
-import type { UploadConfig } from '../../src/config.ts';
+import type { ChatConfig, UploadConfig } from '../../src/config.ts';
 import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
 import type { Dialect } from '../../src/db/dialect.ts';
 import { MemoryRateLimitStore, type RateLimitStore } from '../../src/http/rate-limit-store.ts';
@@ -117,6 +117,8 @@ export interface TestAppOptions {
   uploadWorker?: boolean;
   /** SIMULCAST_ALLOW_PRIVATE_TARGETS (true unless given). */
   simulcastPrivateTargets?: boolean;
+  /** Counts requests for the metrics endpoint, as `serve` does with METRICS_PORT set. */
+  recordMetrics?: boolean;
   /**
    * MEDIA_STORAGE=s3: the object store published videos move to (the upload worker runs the
    * video.store jobs, and the media routes read moved videos from it).
@@ -136,6 +138,8 @@ export interface TestAppOptions {
     /** Runs no worker: the test sends nothing, or runs one itself. */
     noWorker?: boolean;
   };
+  /** The chat's settings (src/config.ts's ChatConfig) and its slow-reader bound in bytes. */
+  chat?: Partial<ChatConfig> & { sendBufferLimit?: number };
 }
 
 /** Cheap scrypt for tests that sign many people up; the real cost is src/accounts/password.ts's. */
@@ -405,6 +409,7 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
       simulcast: { allowPrivateTargets: options.simulcastPrivateTargets ?? true },
       objectStore: options.objectStore,
       mail: { smtpUrl: options.mail?.smtpUrl },
+      ...(options.chat ? { chat: options.chat } : {}),
     },
     handle,
     secretKey,
@@ -427,6 +432,8 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
     rateLimitPerIp: options.rateLimitPerIp ?? 60,
     ...(options.http ? { http: options.http } : {}),
     ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
+    recordMetrics: options.recordMetrics === true,
+    ...(options.chat ? { chat: options.chat } : {}),
     logger,
     plugins: media
       ? [

@@ -1,5 +1,6 @@
 // Debian's headless Chromium driven by playwright-core, launched with the flags a closed
 // network needs (no background services, no QUIC) and a throwaway profile.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,10 +30,30 @@ export async function launchBrowser(t: TestContext): Promise<BrowserContext> {
     args: CHROMIUM_ARGS,
   });
   t.after(async () => {
-    await context.close();
+    await closeWithin(context, profile, 15_000);
     fs.rmSync(profile, { recursive: true, force: true });
   });
   return context;
+}
+
+/**
+ * Closes the browser, and kills it if it has not closed within `ms`: a renderer stuck on a
+ * loaded machine must fail one test, never hold the test process open for ever.
+ */
+async function closeWithin(context: BrowserContext, profile: string, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const closed = context.close().then(() => true);
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(resolve, ms, false);
+  });
+  const inTime = await Promise.race([closed, late]);
+  clearTimeout(timer);
+  if (inTime) return;
+  try {
+    execFileSync('pkill', ['-KILL', '-f', `--user-data-dir=${profile}`]);
+  } catch {
+    // pkill exits 1 when nothing matched: the browser went away by itself.
+  }
 }
 
 // Browser-side functions reach the page through the DevTools protocol (not eval, which the

@@ -161,8 +161,12 @@ test('a new address is confirmed before it replaces the old one', async (t) => {
   });
   assert.equal(wrong.status, 401);
   const asked = await agent.post('/account/email', { email: 'New@Example.com', current_password: PASSWORD });
-  assert.equal(asked.status, 200);
-  assert.match(await asked.text(), /We mailed a link to new@example\.com/);
+  assert.equal(asked.status, 303, 'redirected after the POST');
+  assert.equal(asked.headers.get('location'), '/account?saved=email-link');
+  assert.match(
+    await (await agent.get('/account?saved=email-link')).text(),
+    /We mailed a link to the new address/,
+  );
   const mail = await smtp.waitFor((m) => m.to.includes('new@example.com'));
   assert.equal(
     (

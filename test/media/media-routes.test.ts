@@ -75,6 +75,7 @@ for (const dialect of DIALECTS) {
         '/assets/hls.min.js',
         '/assets/subscribe.js',
         '/assets/watch.js',
+        '/assets/chat.js',
       ]);
       assert.match(html, /Starting soon/);
 

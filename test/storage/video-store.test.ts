@@ -107,8 +107,13 @@ describe('finished videos on the object store (MEDIA_STORAGE=s3)', { skip }, () 
       const segments = names.filter((name) => name.endsWith('.ts'));
       assert.ok(segments.length >= 3, `segments: ${names.join(', ')}`);
 
+      // The imported file's original went with it, and is not served.
+      assert.ok(names.includes('original'), `objects: ${names.join(', ')}`);
+      assert.equal(fs.existsSync(path.join(server.dataDir, 'media', 'originals', videoId)), false);
+      assert.equal((await fetch(`${server.origin}/media/videos/${videoId}/original`)).status, 404);
+
       // Every object, fetched through the origin, has the SHA-256 it was stored (and verified) with.
-      for (const name of names) {
+      for (const name of names.filter((file) => file !== 'original')) {
         const res = await fetch(`${server.origin}/media/videos/${videoId}/${name}`);
         assert.equal(res.status, 200, name);
         const info = await storage.head(videoPrefix(videoId) + name);

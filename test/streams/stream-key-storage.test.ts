@@ -15,6 +15,7 @@ import { startTestServer } from '../helpers/server.ts';
 
 const SECRET_HEX = 'ab'.repeat(32);
 const BEFORE_VAULT = '2026-11-22-002-webhooks';
+const BEFORE_DERIVED_KEYS = '2026-11-26-003-video-media-location';
 
 /** Every table of the database, read whole: which ones hold `needle` in any column. */
 async function tablesHolding(
@@ -111,6 +112,70 @@ for (const dialect of DIALECTS) {
         assert.equal('ingest' in res.body, false, who);
         assert.equal(JSON.stringify(res.body).includes(created.body.ingest.stream_key), false, who);
       }
+    });
+
+    test('a sealed key from before derived keys keeps publishing and being shown; a reset derives its successor', async (t) => {
+      const database = await createTestDatabase(dialect);
+      t.after(() => database.drop());
+      const handle = openDatabase(database.url);
+      let handleOpen = true;
+      t.after(async () => {
+        if (handleOpen) await handle.close();
+      });
+      await migrateTo(handle.db, BEFORE_DERIVED_KEYS);
+      // A stream as the previous version stored it: a lookup hash and a sealed copy.
+      const vault = new StreamKeyVault(Buffer.from(SECRET_HEX, 'hex'));
+      const configured = 'sk_ConfiguredInAnEncoder0123456789';
+      await sql`insert into users (id, name, created_at) values ('usr_old', 'Old creator', 1700000000000)`.execute(
+        handle.db,
+      );
+      const stored = vault.seal(configured, 'str_sealed1');
+      await sql`
+        insert into streams (id, creator_id, title, description, status, category, privacy, viewer_count,
+          peak_viewer_count, started_at, scheduled_at, ended_at, thumbnail_at, created_at, updated_at,
+          stream_key_hash, stream_key_ciphertext, record)
+        values ('str_sealed1', 'usr_old', 'Sealed', null, 'scheduled', 'talk', 'public', null, null, null, null,
+          null, null, 1700000000000, 1700000000000, ${stored.stream_key_hash}, ${stored.stream_key_ciphertext}, 1)`.execute(
+        handle.db,
+      );
+      await handle.close();
+      handleOpen = false;
+
+      const runtime = await openRuntime(
+        loadConfig({ DATABASE_URL: database.url, DATA_DIR: database.dataDir, SECRET_KEY: SECRET_HEX }),
+      );
+      t.after(() => runtime.close());
+      const { streams } = runtime.services;
+      const db = runtime.services.database.db;
+      assert.equal(
+        (await streams.findByStreamKey(configured))?.id,
+        'str_sealed1',
+        'the encoder still publishes',
+      );
+      const shown = await streams.getWithKey('str_sealed1', { userId: 'usr_old', scope: 'write' });
+      assert.equal(shown.streamKey, configured, 'its creator is still shown the configured key');
+
+      const reset = await streams.resetStreamKey('str_sealed1', 'usr_old');
+      assert.notEqual(reset.streamKey, configured);
+      assert.equal(await streams.findByStreamKey(configured), undefined, 'the old key stops working');
+      assert.equal((await streams.findByStreamKey(reset.streamKey))?.id, 'str_sealed1');
+      const row = await db
+        .selectFrom('streams')
+        .select(['stream_key_ciphertext', 'stream_key_version'])
+        .where('id', '=', 'str_sealed1')
+        .executeTakeFirstOrThrow();
+      assert.deepEqual(row, { stream_key_ciphertext: null, stream_key_version: 1 }, 'no sealed copy is left');
+      assert.deepEqual((await tablesHolding(db, dialect, reset.streamKey.slice(3))).holding, []);
+      const again = await streams.getWithKey('str_sealed1', { userId: 'usr_old', scope: 'write' });
+      assert.equal(again.streamKey, reset.streamKey);
+      // A second reset moves to the next version: a new key, the previous one refused.
+      const second = await streams.resetStreamKey('str_sealed1', 'usr_old');
+      assert.notEqual(second.streamKey, reset.streamKey);
+      assert.equal(await streams.findByStreamKey(reset.streamKey), undefined);
+      assert.equal(
+        (await streams.getWithKey('str_sealed1', { userId: 'usr_old', scope: 'write' })).streamKey,
+        second.streamKey,
+      );
     });
 
     test('plaintext keys from an older database are converted at start by processes starting together, and keep working', async (t) => {

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { test } from 'node:test';
+import { processRegistry } from '../../src/metrics/process-metrics.ts';
 import { IngestHealthBoard } from '../../src/ingest/health/health-board.ts';
 import { StreamMeter } from '../../src/rtmp/stream-meter.ts';
 import { createLogger } from '../../src/shared/logger.ts';
@@ -90,7 +91,7 @@ test('an encoder that stopped on purpose waits out its grace without the disconn
   );
 });
 
-test("the ladder decision is the creator's, with its reason, until the next one", () => {
+test("the ladder decision is the creator's, with its reason, until the next one", async () => {
   const clock = new TestClock(Date.parse('2026-01-02T03:04:05.000Z'));
   const board = new IngestHealthBoard({ clock });
   board.publishing('str_b', silentVideo(2));
@@ -107,7 +108,13 @@ test("the ladder decision is the creator's, with its reason, until the next one"
     message: null,
     decided_at: '2026-01-02T03:04:05.000Z',
   });
+  const copyOnlyCount = async () =>
+    (await processRegistry.getSingleMetric('tributary_transcoding_decisions_total')?.get())?.values.find(
+      (v) => v.labels.decision === 'copy_only',
+    )?.value ?? 0;
+  const copyOnlyBefore = await copyOnlyCount();
   board.transcoding('str_b', { renditions: ['source'], reason: 'no_cpu_room', decidedAt: clock.now() });
+  assert.equal(await copyOnlyCount(), copyOnlyBefore + 1, 'the metrics count the copy-only admission');
   const copyOnly = board.report('str_b')?.transcoding;
   assert.ok(copyOnly);
   assert.equal(copyOnly.decision, 'copy_only');

@@ -2,19 +2,24 @@
 // `tributary media-worker` processes share the database queue. The worker that takes the
 // processing job is SIGKILLed in the middle of it; the other takes the job once its lease runs
 // out, and the video is published, playable, with every rendition. Real processes, a real
-// SQLite file shared by all three, real ffmpeg.
+// SQLite file shared by all three, real ffmpeg. Run twice: with media on local disk, and with
+// MEDIA_STORAGE=s3 on a real Ceph RADOS Gateway, where the workers then move the video to the
+// bucket (its video.store job) and the API serves it from there.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import { promisify } from 'node:util';
+import { openDatabase } from '../../src/db/database.ts';
 import { freePort } from '../helpers/app.ts';
+import { SKIP_WITHOUT_OBJECT_STORE, useObjectStore } from '../helpers/object-store.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { startService, tributaryCli, waitUntilReady, type ServiceProcess } from '../scale/processes.ts';
 
 const run = promisify(execFile);
+const objectStore = useObjectStore();
 
 /** 12 s of 720p30 with sound: its ladder takes the workers a few seconds. */
 async function makeSource(file: string): Promise<void> {
@@ -40,7 +45,19 @@ function lines(service: ServiceProcess): LogLine[] {
     .map((line) => JSON.parse(line) as LogLine);
 }
 
-test('two media workers share the queue; one SIGKILLed mid-job, the other finishes the job', async (t) => {
+for (const storage of ['local', 's3'] as const) {
+  test(
+    `two media workers share the queue; one SIGKILLed mid-job, the other finishes the job (media ${storage})`,
+    {
+      skip: storage === 's3' ? SKIP_WITHOUT_OBJECT_STORE : false,
+    },
+    async (t) => {
+      await twoWorkers(t, storage);
+    },
+  );
+}
+
+async function twoWorkers(t: TestContext, storage: 'local' | 's3'): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-media-workers-'));
   t.after(() => {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -63,6 +80,7 @@ test('two media workers share the queue; one SIGKILLed mid-job, the other finish
     TRANSCODE_PRESET: 'ultrafast',
     // Room for the ladder whatever else this machine is running (a budget test's business).
     TRANSCODE_CPU_CORES: '64',
+    ...(storage === 's3' ? await bucketEnv(t) : {}),
   };
   const userId = await tributaryCli(env, ['users', 'create', '--name', 'Uploader']);
   const key = await tributaryCli(env, ['keys', 'create', '--user', userId, '--scope', 'write']);
@@ -145,6 +163,50 @@ test('two media workers share the queue; one SIGKILLed mid-job, the other finish
   for (const rendition of ['source.m3u8', '480p.m3u8', '360p.m3u8'])
     assert.ok(master.includes(rendition), rendition);
 
+  if (storage === 's3') {
+    // A worker moves it to the bucket; the API then serves it from there.
+    const handle = openDatabase(env.DATABASE_URL);
+    try {
+      await waitFor(
+        async () =>
+          (
+            await handle.db
+              .selectFrom('videos')
+              .select('media_location')
+              .where('id', '=', uploaded.video_id)
+              .executeTakeFirst()
+          )?.media_location === 'object',
+        { timeoutMs: 90_000, what: 'the video moved to the bucket' },
+      );
+    } finally {
+      await handle.close();
+    }
+    await waitFor(() => !fs.existsSync(path.join(dir, 'data', 'media', 'videos', uploaded.video_id)), {
+      what: 'the local folder removed',
+    });
+    const base = video.playback_url.slice(0, video.playback_url.lastIndexOf('/') + 1);
+    const rendition = await fetch(`${base}360p.m3u8`);
+    assert.equal(rendition.status, 200);
+    const segment = (await rendition.text()).split('\n').find((line) => line.endsWith('.ts'));
+    assert.ok(segment);
+    const bytes = await fetch(new URL(segment, `${base}360p.m3u8`));
+    assert.equal(bytes.status, 200);
+    assert.ok((await bytes.arrayBuffer()).byteLength > 1000);
+  }
+
   // The surviving worker stops cleanly on SIGTERM.
   assert.equal(await other.stop('SIGTERM'), 0);
-});
+}
+
+/** MEDIA_STORAGE=s3 on a fresh bucket of the test gateway. */
+async function bucketEnv(t: TestContext): Promise<Record<string, string>> {
+  const gateway = objectStore.gateway();
+  return {
+    MEDIA_STORAGE: 's3',
+    S3_ENDPOINT: gateway.endpoint,
+    S3_REGION: gateway.region,
+    S3_BUCKET: await objectStore.freshBucket(t),
+    S3_ACCESS_KEY_ID: gateway.accessKeyId,
+    S3_SECRET_ACCESS_KEY: gateway.secretAccessKey,
+  };
+}

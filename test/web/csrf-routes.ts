@@ -20,6 +20,11 @@ export interface CsrfCase {
   path: string;
   /** A form that would succeed with the right token (the test adds or withholds `_csrf`). */
   form: Record<string, string>;
+  /**
+   * Sends the page's own request with the right token, for a form that is not urlencoded (a
+   * multipart upload); `form` is posted otherwise.
+   */
+  accept?: (token: string) => Promise<Response>;
   /** Asserts nothing changed after the refused requests (optional). */
   unchanged?: () => Promise<void>;
 }

@@ -113,6 +113,110 @@ export interface paths {
         patch: operations['updateStream'];
         trace?: never;
     };
+    '/v1/streams/{id}/chat/bans': {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ban a user from the channel's chat (creator or moderator) */
+        post: operations['banChatUser'];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    '/v1/streams/{id}/chat/bans/{user_id}': {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Lift a user's ban or timeout in the channel's chat (creator or moderator) */
+        delete: operations['liftChatRestriction'];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    '/v1/streams/{id}/chat/messages': {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a stream's chat messages, oldest first (deleted ones left out) */
+        get: operations['listStreamChatMessages'];
+        put?: never;
+        /** Post a chat message as the key's user (the chat's limits and moderation apply) */
+        post: operations['postStreamChatMessage'];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    '/v1/streams/{id}/chat/messages/{message_id}': {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a chat message (its author, the creator or a moderator); it vanishes for every reader */
+        delete: operations['deleteStreamChatMessage'];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    '/v1/streams/{id}/chat/settings': {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A stream's chat settings */
+        get: operations['getChatSettings'];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Switch slow mode, followers-only and the length limit, also while live (creator or moderator) */
+        patch: operations['updateChatSettings'];
+        trace?: never;
+    };
+    '/v1/streams/{id}/chat/timeouts': {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Time a user out of the channel's chat (creator or moderator) */
+        post: operations['timeOutChatUser'];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     '/v1/streams/{id}/end': {
         parameters: {
             query?: never;
@@ -260,6 +364,23 @@ export interface paths {
         head?: never;
         /** Change a published video's details (creator only) */
         patch: operations['updateVideo'];
+        trace?: never;
+    };
+    '/v1/videos/{id}/chat/messages': {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the chat of the stream a video was recorded from, oldest first (`offset_ms` places each in the video) */
+        get: operations['listVideoChatMessages'];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     '/v1/webhooks': {
@@ -489,6 +610,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -507,6 +630,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -525,6 +650,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -543,6 +670,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -561,6 +690,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -609,6 +740,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -627,6 +760,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -645,6 +780,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -663,6 +800,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -681,6 +820,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -758,6 +899,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -776,6 +919,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -794,6 +939,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -812,6 +959,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -830,6 +979,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -848,6 +999,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -939,6 +1092,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -957,6 +1112,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -975,6 +1132,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -993,6 +1152,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1011,6 +1172,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1029,6 +1192,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1047,6 +1212,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1065,6 +1232,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1142,6 +1311,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1160,6 +1331,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1178,6 +1351,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1196,6 +1371,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1214,6 +1391,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1232,6 +1411,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1276,6 +1457,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1294,6 +1477,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1312,6 +1497,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1330,6 +1517,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1348,6 +1537,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1366,6 +1557,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1456,6 +1649,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1474,6 +1669,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1492,6 +1689,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1510,6 +1709,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1528,6 +1729,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1546,6 +1749,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1564,6 +1769,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1655,6 +1862,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1673,6 +1882,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1691,6 +1902,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1709,6 +1922,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1917,6 +2132,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1935,6 +2152,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1953,6 +2172,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1971,6 +2192,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -1989,6 +2212,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2007,6 +2232,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2025,6 +2252,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2198,6 +2427,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2216,6 +2447,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2234,6 +2467,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2252,6 +2487,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2270,6 +2507,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2314,6 +2553,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2332,6 +2573,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2350,6 +2593,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2368,6 +2613,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2386,6 +2633,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2404,6 +2653,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2422,6 +2673,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2625,6 +2878,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2643,6 +2898,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2661,6 +2918,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2679,6 +2938,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2697,6 +2958,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2715,6 +2978,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2733,6 +2998,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2751,6 +3018,1359 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    banChatUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                'application/json': {
+                    reason?: string;
+                    user_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        /** @enum {string} */
+                        kind: 'ban' | 'timeout';
+                        stream_id: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        until: string | null;
+                        user_id: string;
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    liftChatRestriction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        lifted: boolean;
+                        user_id: string;
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listStreamChatMessages: {
+        parameters: {
+            query?: {
+                /** @description The previous page's `pagination.next_cursor`. */
+                cursor?: string;
+                /** @description Page size. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        data: {
+                            author: {
+                                id: string;
+                                /** @description The account's display name. */
+                                name: string;
+                                /**
+                                 * @description How the author stood in the chat when they wrote.
+                                 * @enum {string}
+                                 */
+                                role: 'creator' | 'moderator' | 'viewer';
+                            };
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC with milliseconds.
+                             */
+                            created_at: string;
+                            /** @description Prefix `chm_`. */
+                            id: string;
+                            /** @description Milliseconds after the stream started (the place in its recording); null when posted before it started. */
+                            offset_ms: number | null;
+                            /** @description The message's place in its stream's chat: 1, 2, 3… in the order every reader sees them. */
+                            seq: number;
+                            stream_id: string;
+                            /** @description Plain text, never markup: render it as text (links become safe anchors in the web app). */
+                            text: string;
+                        }[];
+                        pagination: {
+                            has_more: boolean;
+                            /** @description Pass as `cursor` to get the next page. */
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postStreamChatMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                'application/json': {
+                    /** @description At most the room's `max_length` characters (500 unless the creator lowered it), one line. */
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        author: {
+                            id: string;
+                            /** @description The account's display name. */
+                            name: string;
+                            /**
+                             * @description How the author stood in the chat when they wrote.
+                             * @enum {string}
+                             */
+                            role: 'creator' | 'moderator' | 'viewer';
+                        };
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        created_at: string;
+                        /** @description Prefix `chm_`. */
+                        id: string;
+                        /** @description Milliseconds after the stream started (the place in its recording); null when posted before it started. */
+                        offset_ms: number | null;
+                        /** @description The message's place in its stream's chat: 1, 2, 3… in the order every reader sees them. */
+                        seq: number;
+                        stream_id: string;
+                        /** @description Plain text, never markup: render it as text (links become safe anchors in the web app). */
+                        text: string;
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteStreamChatMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                message_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        /** @enum {boolean} */
+                        deleted: true;
+                        id: string;
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getChatSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        /** @description Only the creator's subscribers may post. */
+                        followers_only: boolean;
+                        /** @description Characters a message may have. */
+                        max_length: number;
+                        /** @description One message per this many seconds per viewer; 0 is off. */
+                        slow_mode_seconds: number;
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateChatSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                'application/json': {
+                    followers_only?: boolean;
+                    max_length?: number;
+                    slow_mode_seconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        /** @description Only the creator's subscribers may post. */
+                        followers_only: boolean;
+                        /** @description Characters a message may have. */
+                        max_length: number;
+                        /** @description One message per this many seconds per viewer; 0 is off. */
+                        slow_mode_seconds: number;
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    timeOutChatUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                'application/json': {
+                    duration_seconds: number;
+                    reason?: string;
+                    user_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        /** @enum {string} */
+                        kind: 'ban' | 'timeout';
+                        stream_id: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC with milliseconds.
+                         */
+                        until: string | null;
+                        user_id: string;
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2927,6 +4547,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2945,6 +4567,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2963,6 +4587,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2981,6 +4607,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -2999,6 +4627,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3017,6 +4647,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3035,6 +4667,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3208,6 +4842,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3226,6 +4862,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3244,6 +4882,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3262,6 +4902,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3280,6 +4922,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3298,6 +4942,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3377,6 +5023,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3395,6 +5043,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3413,6 +5063,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3431,6 +5083,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3449,6 +5103,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3467,6 +5123,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3560,6 +5218,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3578,6 +5238,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3596,6 +5258,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3614,6 +5278,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3632,6 +5298,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3650,6 +5318,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3668,6 +5338,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3686,6 +5358,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3764,6 +5438,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3782,6 +5458,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3800,6 +5478,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3818,6 +5498,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3836,6 +5518,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3854,6 +5538,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3899,6 +5585,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3917,6 +5605,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3935,6 +5625,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3953,6 +5645,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3971,6 +5665,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -3989,6 +5685,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4080,6 +5778,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4098,6 +5798,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4116,6 +5818,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4134,6 +5838,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4152,6 +5858,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4170,6 +5878,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4188,6 +5898,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4282,6 +5994,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4300,6 +6014,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4318,6 +6034,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4336,6 +6054,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4448,6 +6168,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4466,6 +6188,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4484,6 +6208,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4502,6 +6228,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4520,6 +6248,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4538,6 +6268,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4556,6 +6288,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4640,6 +6374,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4658,6 +6394,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4676,6 +6414,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4694,6 +6434,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4712,6 +6454,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4796,6 +6540,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4814,6 +6560,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4832,6 +6580,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4850,6 +6600,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4868,6 +6620,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4886,6 +6640,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4904,6 +6660,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -4983,6 +6741,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5001,6 +6761,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5019,6 +6781,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5037,6 +6801,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5116,6 +6882,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5134,6 +6902,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5152,6 +6922,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5170,6 +6942,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5188,6 +6962,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5232,6 +7008,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5250,6 +7028,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5268,6 +7048,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5286,6 +7068,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5304,6 +7088,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5322,6 +7108,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5340,6 +7128,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5449,6 +7239,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5467,6 +7259,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5485,6 +7279,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5503,6 +7299,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5521,6 +7319,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5539,6 +7339,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5557,6 +7359,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5575,6 +7379,167 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listVideoChatMessages: {
+        parameters: {
+            query?: {
+                /** @description The previous page's `pagination.next_cursor`. */
+                cursor?: string;
+                /** @description Page size. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        data: {
+                            author: {
+                                id: string;
+                                /** @description The account's display name. */
+                                name: string;
+                                /**
+                                 * @description How the author stood in the chat when they wrote.
+                                 * @enum {string}
+                                 */
+                                role: 'creator' | 'moderator' | 'viewer';
+                            };
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC with milliseconds.
+                             */
+                            created_at: string;
+                            /** @description Prefix `chm_`. */
+                            id: string;
+                            /** @description Milliseconds after the stream started (the place in its recording); null when posted before it started. */
+                            offset_ms: number | null;
+                            /** @description The message's place in its stream's chat: 1, 2, 3… in the order every reader sees them. */
+                            seq: number;
+                            stream_id: string;
+                            /** @description Plain text, never markup: render it as text (links become safe anchors in the web app). */
+                            text: string;
+                        }[];
+                        pagination: {
+                            has_more: boolean;
+                            /** @description Pass as `cursor` to get the next page. */
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5629,6 +7594,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5647,6 +7614,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5665,6 +7634,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5683,6 +7654,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5702,7 +7675,7 @@ export interface operations {
         requestBody: {
             content: {
                 'application/json': {
-                    /** @description Event types (stream.started, stream.ended, video.published, subscription.created, subscription.cancelled, stream.updated, stream.deleted, video.updated, video.deleted, upload.processing, upload.ready, upload.errored, upload.cancelled, simulcast_target.connecting, simulcast_target.live, simulcast_target.failing, simulcast_target.stopped, ping), or the single item `*` for all current and future ones. */
+                    /** @description Event types (stream.started, stream.ended, video.published, subscription.created, subscription.cancelled, stream.updated, stream.deleted, video.updated, video.deleted, upload.processing, upload.ready, upload.errored, upload.cancelled, simulcast_target.connecting, simulcast_target.live, simulcast_target.failing, simulcast_target.stopped, chat_message.created, chat_message.deleted, chat_user.timed_out, chat_user.banned, ping), or the single item `*` for all current and future ones. */
                     events: string[];
                     /** @description An absolute https:// URL. */
                     url: string;
@@ -5749,6 +7722,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5767,6 +7742,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5785,6 +7762,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5803,6 +7782,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5821,6 +7802,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5839,6 +7822,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5857,6 +7842,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5924,6 +7911,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5942,6 +7931,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5960,6 +7951,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5978,6 +7971,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -5996,6 +7991,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6040,6 +8037,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6058,6 +8057,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6076,6 +8077,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6094,6 +8097,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6112,6 +8117,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6130,6 +8137,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6215,6 +8224,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6233,6 +8244,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6251,6 +8264,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6269,6 +8284,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6287,6 +8304,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6305,6 +8324,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6323,6 +8344,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6341,6 +8364,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6352,7 +8377,7 @@ export interface operations {
             query?: {
                 /** @description The previous page's `pagination.next_cursor`. */
                 cursor?: string;
-                event_type?: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'stream.updated' | 'stream.deleted' | 'video.updated' | 'video.deleted' | 'upload.processing' | 'upload.ready' | 'upload.errored' | 'upload.cancelled' | 'simulcast_target.connecting' | 'simulcast_target.live' | 'simulcast_target.failing' | 'simulcast_target.stopped' | 'ping';
+                event_type?: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'stream.updated' | 'stream.deleted' | 'video.updated' | 'video.deleted' | 'upload.processing' | 'upload.ready' | 'upload.errored' | 'upload.cancelled' | 'simulcast_target.connecting' | 'simulcast_target.live' | 'simulcast_target.failing' | 'simulcast_target.stopped' | 'chat_message.created' | 'chat_message.deleted' | 'chat_user.timed_out' | 'chat_user.banned' | 'ping';
                 /** @description Page size. */
                 limit?: number;
                 status?: 'pending' | 'sending' | 'succeeded' | 'failed';
@@ -6384,7 +8409,7 @@ export interface operations {
                             /** @description The event, prefix `evt_`; the same on every attempt. */
                             event_id: string;
                             /** @enum {string} */
-                            event_type: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'stream.updated' | 'stream.deleted' | 'video.updated' | 'video.deleted' | 'upload.processing' | 'upload.ready' | 'upload.errored' | 'upload.cancelled' | 'simulcast_target.connecting' | 'simulcast_target.live' | 'simulcast_target.failing' | 'simulcast_target.stopped' | 'ping';
+                            event_type: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'stream.updated' | 'stream.deleted' | 'video.updated' | 'video.deleted' | 'upload.processing' | 'upload.ready' | 'upload.errored' | 'upload.cancelled' | 'simulcast_target.connecting' | 'simulcast_target.live' | 'simulcast_target.failing' | 'simulcast_target.stopped' | 'chat_message.created' | 'chat_message.deleted' | 'chat_user.timed_out' | 'chat_user.banned' | 'ping';
                             /**
                              * Format: date-time
                              * @description ISO 8601 timestamp in UTC with milliseconds.
@@ -6423,6 +8448,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6441,6 +8468,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6459,6 +8488,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6477,6 +8508,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6495,6 +8528,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6578,7 +8613,7 @@ export interface operations {
                         /** @description The event, prefix `evt_`; the same on every attempt. */
                         event_id: string;
                         /** @enum {string} */
-                        event_type: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'stream.updated' | 'stream.deleted' | 'video.updated' | 'video.deleted' | 'upload.processing' | 'upload.ready' | 'upload.errored' | 'upload.cancelled' | 'simulcast_target.connecting' | 'simulcast_target.live' | 'simulcast_target.failing' | 'simulcast_target.stopped' | 'ping';
+                        event_type: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'stream.updated' | 'stream.deleted' | 'video.updated' | 'video.deleted' | 'upload.processing' | 'upload.ready' | 'upload.errored' | 'upload.cancelled' | 'simulcast_target.connecting' | 'simulcast_target.live' | 'simulcast_target.failing' | 'simulcast_target.stopped' | 'chat_message.created' | 'chat_message.deleted' | 'chat_user.timed_out' | 'chat_user.banned' | 'ping';
                         /**
                          * Format: date-time
                          * @description ISO 8601 timestamp in UTC with milliseconds.
@@ -6611,6 +8646,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6629,6 +8666,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6647,6 +8686,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6665,6 +8706,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6683,6 +8726,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6731,7 +8776,7 @@ export interface operations {
                         /** @description The event, prefix `evt_`; the same on every attempt. */
                         event_id: string;
                         /** @enum {string} */
-                        event_type: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'stream.updated' | 'stream.deleted' | 'video.updated' | 'video.deleted' | 'upload.processing' | 'upload.ready' | 'upload.errored' | 'upload.cancelled' | 'simulcast_target.connecting' | 'simulcast_target.live' | 'simulcast_target.failing' | 'simulcast_target.stopped' | 'ping';
+                        event_type: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'stream.updated' | 'stream.deleted' | 'video.updated' | 'video.deleted' | 'upload.processing' | 'upload.ready' | 'upload.errored' | 'upload.cancelled' | 'simulcast_target.connecting' | 'simulcast_target.live' | 'simulcast_target.failing' | 'simulcast_target.stopped' | 'chat_message.created' | 'chat_message.deleted' | 'chat_user.timed_out' | 'chat_user.banned' | 'ping';
                         /**
                          * Format: date-time
                          * @description ISO 8601 timestamp in UTC with milliseconds.
@@ -6764,6 +8809,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6782,6 +8829,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6800,6 +8849,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6818,6 +8869,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6836,6 +8889,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6854,6 +8909,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6872,6 +8929,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6939,6 +8998,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6957,6 +9018,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6975,6 +9038,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -6993,6 +9058,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7011,6 +9078,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7029,6 +9098,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7125,6 +9196,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7143,6 +9216,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7161,6 +9236,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7179,6 +9256,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7197,6 +9276,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7215,6 +9296,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7233,6 +9316,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7251,6 +9336,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7328,6 +9415,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7346,6 +9435,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7364,6 +9455,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7382,6 +9475,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7400,6 +9495,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7475,6 +9572,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7493,6 +9592,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7511,6 +9612,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7529,6 +9632,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7547,6 +9652,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7565,6 +9672,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7617,6 +9726,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7635,6 +9746,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7653,6 +9766,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7671,6 +9786,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7689,6 +9806,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7707,6 +9826,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };
@@ -7725,6 +9846,8 @@ export interface operations {
                             message: string;
                             /** @description The offending field or query parameter. */
                             param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
                         };
                     };
                 };

@@ -1,5 +1,9 @@
 /** Each operation's method and path template, as the service routes it. */
 export declare const operationRoutes: {
+    readonly banChatUser: {
+        readonly method: "POST";
+        readonly path: "/v1/streams/{id}/chat/bans";
+    };
     readonly cancelUpload: {
         readonly method: "DELETE";
         readonly path: "/v1/uploads/{id}";
@@ -32,6 +36,10 @@ export declare const operationRoutes: {
         readonly method: "DELETE";
         readonly path: "/v1/streams/{id}";
     };
+    readonly deleteStreamChatMessage: {
+        readonly method: "DELETE";
+        readonly path: "/v1/streams/{id}/chat/messages/{message_id}";
+    };
     readonly deleteStreamSimulcastTarget: {
         readonly method: "DELETE";
         readonly path: "/v1/streams/{id}/simulcast-targets/{target_id}";
@@ -51,6 +59,10 @@ export declare const operationRoutes: {
     readonly endStream: {
         readonly method: "POST";
         readonly path: "/v1/streams/{id}/end";
+    };
+    readonly getChatSettings: {
+        readonly method: "GET";
+        readonly path: "/v1/streams/{id}/chat/settings";
     };
     readonly getIngestSettings: {
         readonly method: "GET";
@@ -88,9 +100,17 @@ export declare const operationRoutes: {
         readonly method: "GET";
         readonly path: "/v1/webhooks/{id}/recoveries/{recovery_id}";
     };
+    readonly liftChatRestriction: {
+        readonly method: "DELETE";
+        readonly path: "/v1/streams/{id}/chat/bans/{user_id}";
+    };
     readonly listSimulcastDefaults: {
         readonly method: "GET";
         readonly path: "/v1/ingest/simulcast-targets";
+    };
+    readonly listStreamChatMessages: {
+        readonly method: "GET";
+        readonly path: "/v1/streams/{id}/chat/messages";
     };
     readonly listStreamSimulcastTargets: {
         readonly method: "GET";
@@ -104,6 +124,10 @@ export declare const operationRoutes: {
         readonly method: "GET";
         readonly path: "/v1/uploads";
     };
+    readonly listVideoChatMessages: {
+        readonly method: "GET";
+        readonly path: "/v1/videos/{id}/chat/messages";
+    };
     readonly listVideos: {
         readonly method: "GET";
         readonly path: "/v1/videos";
@@ -115,6 +139,10 @@ export declare const operationRoutes: {
     readonly listWebhooks: {
         readonly method: "GET";
         readonly path: "/v1/webhooks";
+    };
+    readonly postStreamChatMessage: {
+        readonly method: "POST";
+        readonly path: "/v1/streams/{id}/chat/messages";
     };
     readonly recoverWebhook: {
         readonly method: "POST";
@@ -139,6 +167,14 @@ export declare const operationRoutes: {
     readonly testWebhook: {
         readonly method: "POST";
         readonly path: "/v1/webhooks/{id}/test";
+    };
+    readonly timeOutChatUser: {
+        readonly method: "POST";
+        readonly path: "/v1/streams/{id}/chat/timeouts";
+    };
+    readonly updateChatSettings: {
+        readonly method: "PATCH";
+        readonly path: "/v1/streams/{id}/chat/settings";
     };
     readonly updateSimulcastDefault: {
         readonly method: "PATCH";

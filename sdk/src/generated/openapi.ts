@@ -114,6 +114,110 @@ export interface paths {
     patch: operations['updateStream'];
     trace?: never;
   };
+  '/v1/streams/{id}/chat/bans': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Ban a user from the channel's chat (creator or moderator) */
+    post: operations['banChatUser'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/streams/{id}/chat/bans/{user_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Lift a user's ban or timeout in the channel's chat (creator or moderator) */
+    delete: operations['liftChatRestriction'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/streams/{id}/chat/messages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List a stream's chat messages, oldest first (deleted ones left out) */
+    get: operations['listStreamChatMessages'];
+    put?: never;
+    /** Post a chat message as the key's user (the chat's limits and moderation apply) */
+    post: operations['postStreamChatMessage'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/streams/{id}/chat/messages/{message_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Delete a chat message (its author, the creator or a moderator); it vanishes for every reader */
+    delete: operations['deleteStreamChatMessage'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/streams/{id}/chat/settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A stream's chat settings */
+    get: operations['getChatSettings'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /** Switch slow mode, followers-only and the length limit, also while live (creator or moderator) */
+    patch: operations['updateChatSettings'];
+    trace?: never;
+  };
+  '/v1/streams/{id}/chat/timeouts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Time a user out of the channel's chat (creator or moderator) */
+    post: operations['timeOutChatUser'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/streams/{id}/end': {
     parameters: {
       query?: never;
@@ -261,6 +365,23 @@ export interface paths {
     head?: never;
     /** Change a published video's details (creator only) */
     patch: operations['updateVideo'];
+    trace?: never;
+  };
+  '/v1/videos/{id}/chat/messages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List the chat of the stream a video was recorded from, oldest first (`offset_ms` places each in the video) */
+    get: operations['listVideoChatMessages'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   '/v1/webhooks': {
@@ -490,6 +611,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -508,6 +631,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -526,6 +651,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -544,6 +671,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -562,6 +691,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -610,6 +741,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -628,6 +761,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -646,6 +781,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -664,6 +801,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -682,6 +821,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -759,6 +900,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -777,6 +920,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -795,6 +940,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -813,6 +960,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -831,6 +980,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -849,6 +1000,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -940,6 +1093,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -958,6 +1113,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -976,6 +1133,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -994,6 +1153,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1012,6 +1173,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1030,6 +1193,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1048,6 +1213,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1066,6 +1233,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1143,6 +1312,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1161,6 +1332,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1179,6 +1352,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1197,6 +1372,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1215,6 +1392,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1233,6 +1412,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1277,6 +1458,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1295,6 +1478,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1313,6 +1498,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1331,6 +1518,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1349,6 +1538,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1367,6 +1558,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1457,6 +1650,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1475,6 +1670,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1493,6 +1690,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1511,6 +1710,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1529,6 +1730,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1547,6 +1750,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1565,6 +1770,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1680,6 +1887,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1698,6 +1907,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1716,6 +1927,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1734,6 +1947,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1978,6 +2193,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -1996,6 +2213,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2014,6 +2233,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2032,6 +2253,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2050,6 +2273,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2068,6 +2293,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2086,6 +2313,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2283,6 +2512,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2301,6 +2532,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2319,6 +2552,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2337,6 +2572,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2355,6 +2592,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2399,6 +2638,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2417,6 +2658,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2435,6 +2678,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2453,6 +2698,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2471,6 +2718,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2489,6 +2738,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2507,6 +2758,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2746,6 +2999,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2764,6 +3019,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2782,6 +3039,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2800,6 +3059,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2818,6 +3079,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2836,6 +3099,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2854,6 +3119,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -2872,6 +3139,1359 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+    };
+  };
+  banChatUser: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          reason?: string;
+          user_id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            kind: 'ban' | 'timeout';
+            stream_id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp in UTC with milliseconds.
+             */
+            until: string | null;
+            user_id: string;
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+    };
+  };
+  liftChatRestriction: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        user_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            lifted: boolean;
+            user_id: string;
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+    };
+  };
+  listStreamChatMessages: {
+    parameters: {
+      query?: {
+        /** @description The previous page's `pagination.next_cursor`. */
+        cursor?: string;
+        /** @description Page size. */
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              author: {
+                id: string;
+                /** @description The account's display name. */
+                name: string;
+                /**
+                 * @description How the author stood in the chat when they wrote.
+                 * @enum {string}
+                 */
+                role: 'creator' | 'moderator' | 'viewer';
+              };
+              /**
+               * Format: date-time
+               * @description ISO 8601 timestamp in UTC with milliseconds.
+               */
+              created_at: string;
+              /** @description Prefix `chm_`. */
+              id: string;
+              /** @description Milliseconds after the stream started (the place in its recording); null when posted before it started. */
+              offset_ms: number | null;
+              /** @description The message's place in its stream's chat: 1, 2, 3… in the order every reader sees them. */
+              seq: number;
+              stream_id: string;
+              /** @description Plain text, never markup: render it as text (links become safe anchors in the web app). */
+              text: string;
+            }[];
+            pagination: {
+              has_more: boolean;
+              /** @description Pass as `cursor` to get the next page. */
+              next_cursor: string | null;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+    };
+  };
+  postStreamChatMessage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description At most the room's `max_length` characters (500 unless the creator lowered it), one line. */
+          text: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            author: {
+              id: string;
+              /** @description The account's display name. */
+              name: string;
+              /**
+               * @description How the author stood in the chat when they wrote.
+               * @enum {string}
+               */
+              role: 'creator' | 'moderator' | 'viewer';
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp in UTC with milliseconds.
+             */
+            created_at: string;
+            /** @description Prefix `chm_`. */
+            id: string;
+            /** @description Milliseconds after the stream started (the place in its recording); null when posted before it started. */
+            offset_ms: number | null;
+            /** @description The message's place in its stream's chat: 1, 2, 3… in the order every reader sees them. */
+            seq: number;
+            stream_id: string;
+            /** @description Plain text, never markup: render it as text (links become safe anchors in the web app). */
+            text: string;
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+    };
+  };
+  deleteStreamChatMessage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        message_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            deleted: true;
+            id: string;
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+    };
+  };
+  getChatSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Only the creator's subscribers may post. */
+            followers_only: boolean;
+            /** @description Characters a message may have. */
+            max_length: number;
+            /** @description One message per this many seconds per viewer; 0 is off. */
+            slow_mode_seconds: number;
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+    };
+  };
+  updateChatSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          followers_only?: boolean;
+          max_length?: number;
+          slow_mode_seconds?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Only the creator's subscribers may post. */
+            followers_only: boolean;
+            /** @description Characters a message may have. */
+            max_length: number;
+            /** @description One message per this many seconds per viewer; 0 is off. */
+            slow_mode_seconds: number;
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+    };
+  };
+  timeOutChatUser: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          duration_seconds: number;
+          reason?: string;
+          user_id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            kind: 'ban' | 'timeout';
+            stream_id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp in UTC with milliseconds.
+             */
+            until: string | null;
+            user_id: string;
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3072,6 +4692,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3090,6 +4712,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3108,6 +4732,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3126,6 +4752,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3144,6 +4772,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3162,6 +4792,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3180,6 +4812,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3377,6 +5011,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3395,6 +5031,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3413,6 +5051,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3431,6 +5071,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3449,6 +5091,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3467,6 +5111,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3546,6 +5192,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3564,6 +5212,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3582,6 +5232,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3600,6 +5252,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3618,6 +5272,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3636,6 +5292,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3729,6 +5387,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3747,6 +5407,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3765,6 +5427,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3783,6 +5447,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3801,6 +5467,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3819,6 +5487,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3837,6 +5507,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3855,6 +5527,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3933,6 +5607,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3951,6 +5627,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3969,6 +5647,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -3987,6 +5667,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4005,6 +5687,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4023,6 +5707,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4068,6 +5754,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4086,6 +5774,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4104,6 +5794,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4122,6 +5814,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4140,6 +5834,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4158,6 +5854,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4249,6 +5947,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4267,6 +5967,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4285,6 +5987,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4303,6 +6007,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4321,6 +6027,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4339,6 +6047,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4357,6 +6067,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4451,6 +6163,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4469,6 +6183,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4487,6 +6203,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4505,6 +6223,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4629,6 +6349,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4647,6 +6369,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4665,6 +6389,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4683,6 +6409,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4701,6 +6429,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4719,6 +6449,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4737,6 +6469,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4821,6 +6555,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4839,6 +6575,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4857,6 +6595,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4875,6 +6615,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4893,6 +6635,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4977,6 +6721,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -4995,6 +6741,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5013,6 +6761,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5031,6 +6781,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5049,6 +6801,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5067,6 +6821,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5085,6 +6841,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5188,6 +6946,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5206,6 +6966,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5224,6 +6986,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5242,6 +7006,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5333,6 +7099,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5351,6 +7119,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5369,6 +7139,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5387,6 +7159,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5405,6 +7179,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5449,6 +7225,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5467,6 +7245,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5485,6 +7265,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5503,6 +7285,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5521,6 +7305,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5539,6 +7325,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5557,6 +7345,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5690,6 +7480,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5708,6 +7500,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5726,6 +7520,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5744,6 +7540,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5762,6 +7560,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5780,6 +7580,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5798,6 +7600,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5816,6 +7620,167 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+    };
+  };
+  listVideoChatMessages: {
+    parameters: {
+      query?: {
+        /** @description The previous page's `pagination.next_cursor`. */
+        cursor?: string;
+        /** @description Page size. */
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              author: {
+                id: string;
+                /** @description The account's display name. */
+                name: string;
+                /**
+                 * @description How the author stood in the chat when they wrote.
+                 * @enum {string}
+                 */
+                role: 'creator' | 'moderator' | 'viewer';
+              };
+              /**
+               * Format: date-time
+               * @description ISO 8601 timestamp in UTC with milliseconds.
+               */
+              created_at: string;
+              /** @description Prefix `chm_`. */
+              id: string;
+              /** @description Milliseconds after the stream started (the place in its recording); null when posted before it started. */
+              offset_ms: number | null;
+              /** @description The message's place in its stream's chat: 1, 2, 3… in the order every reader sees them. */
+              seq: number;
+              stream_id: string;
+              /** @description Plain text, never markup: render it as text (links become safe anchors in the web app). */
+              text: string;
+            }[];
+            pagination: {
+              has_more: boolean;
+              /** @description Pass as `cursor` to get the next page. */
+              next_cursor: string | null;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
+            };
+          };
+        };
+      };
+      /** @description Every failed response has this shape. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Machine-readable error code. */
+              code: string;
+              /** @description Human-readable explanation; not stable across versions. */
+              message: string;
+              /** @description The offending field or query parameter. */
+              param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5870,6 +7835,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5888,6 +7855,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5906,6 +7875,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5924,6 +7895,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -5943,7 +7916,7 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** @description Event types (stream.started, stream.ended, video.published, subscription.created, subscription.cancelled, stream.updated, stream.deleted, video.updated, video.deleted, upload.processing, upload.ready, upload.errored, upload.cancelled, simulcast_target.connecting, simulcast_target.live, simulcast_target.failing, simulcast_target.stopped, ping), or the single item `*` for all current and future ones. */
+          /** @description Event types (stream.started, stream.ended, video.published, subscription.created, subscription.cancelled, stream.updated, stream.deleted, video.updated, video.deleted, upload.processing, upload.ready, upload.errored, upload.cancelled, simulcast_target.connecting, simulcast_target.live, simulcast_target.failing, simulcast_target.stopped, chat_message.created, chat_message.deleted, chat_user.timed_out, chat_user.banned, ping), or the single item `*` for all current and future ones. */
           events: string[];
           /** @description An absolute https:// URL. */
           url: string;
@@ -5990,6 +7963,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6008,6 +7983,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6026,6 +8003,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6044,6 +8023,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6062,6 +8043,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6080,6 +8063,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6098,6 +8083,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6165,6 +8152,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6183,6 +8172,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6201,6 +8192,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6219,6 +8212,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6237,6 +8232,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6281,6 +8278,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6299,6 +8298,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6317,6 +8318,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6335,6 +8338,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6353,6 +8358,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6371,6 +8378,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6456,6 +8465,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6474,6 +8485,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6492,6 +8505,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6510,6 +8525,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6528,6 +8545,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6546,6 +8565,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6564,6 +8585,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6582,6 +8605,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6611,6 +8636,10 @@ export interface operations {
           | 'simulcast_target.live'
           | 'simulcast_target.failing'
           | 'simulcast_target.stopped'
+          | 'chat_message.created'
+          | 'chat_message.deleted'
+          | 'chat_user.timed_out'
+          | 'chat_user.banned'
           | 'ping';
         /** @description Page size. */
         limit?: number;
@@ -6661,6 +8690,10 @@ export interface operations {
                 | 'simulcast_target.live'
                 | 'simulcast_target.failing'
                 | 'simulcast_target.stopped'
+                | 'chat_message.created'
+                | 'chat_message.deleted'
+                | 'chat_user.timed_out'
+                | 'chat_user.banned'
                 | 'ping';
               /**
                * Format: date-time
@@ -6700,6 +8733,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6718,6 +8753,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6736,6 +8773,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6754,6 +8793,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6772,6 +8813,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6873,6 +8916,10 @@ export interface operations {
               | 'simulcast_target.live'
               | 'simulcast_target.failing'
               | 'simulcast_target.stopped'
+              | 'chat_message.created'
+              | 'chat_message.deleted'
+              | 'chat_user.timed_out'
+              | 'chat_user.banned'
               | 'ping';
             /**
              * Format: date-time
@@ -6906,6 +8953,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6924,6 +8973,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6942,6 +8993,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6960,6 +9013,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -6978,6 +9033,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7044,6 +9101,10 @@ export interface operations {
               | 'simulcast_target.live'
               | 'simulcast_target.failing'
               | 'simulcast_target.stopped'
+              | 'chat_message.created'
+              | 'chat_message.deleted'
+              | 'chat_user.timed_out'
+              | 'chat_user.banned'
               | 'ping';
             /**
              * Format: date-time
@@ -7077,6 +9138,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7095,6 +9158,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7113,6 +9178,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7131,6 +9198,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7149,6 +9218,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7167,6 +9238,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7185,6 +9258,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7252,6 +9327,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7270,6 +9347,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7288,6 +9367,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7306,6 +9387,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7324,6 +9407,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7342,6 +9427,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7438,6 +9525,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7456,6 +9545,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7474,6 +9565,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7492,6 +9585,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7510,6 +9605,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7528,6 +9625,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7546,6 +9645,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7564,6 +9665,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7641,6 +9744,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7659,6 +9764,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7677,6 +9784,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7695,6 +9804,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7713,6 +9824,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7788,6 +9901,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7806,6 +9921,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7824,6 +9941,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7842,6 +9961,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7860,6 +9981,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7878,6 +10001,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7930,6 +10055,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7948,6 +10075,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7966,6 +10095,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -7984,6 +10115,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -8002,6 +10135,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -8020,6 +10155,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };
@@ -8038,6 +10175,8 @@ export interface operations {
               message: string;
               /** @description The offending field or query parameter. */
               param?: string;
+              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+              retry_after_seconds?: number;
             };
           };
         };

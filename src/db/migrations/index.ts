@@ -14,6 +14,12 @@ import * as uploads from './2026-11-26-001-uploads.ts';
 import * as simulcast from './2026-11-26-002-simulcast.ts';
 import * as videoMediaLocation from './2026-11-26-003-video-media-location.ts';
 import * as accountMail from './2026-11-26-050-account-mail.ts';
+import * as derivedStreamKeys from './2026-11-26-060-derived-stream-keys.ts';
+import * as profiles from './2026-11-26-030-profiles.ts';
+import * as search from './2026-11-26-020-search.ts';
+import * as following from './2026-11-26-021-following.ts';
+import * as chat from './2026-11-26-040-chat.ts';
+import * as moderation from './2026-11-26-055-moderation.ts';
 
 // Migrations run in the order of their names; a new one is a new dated file added here.
 export const migrations: Record<string, Migration> = {
@@ -32,4 +38,10 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26-002-simulcast': simulcast,
   '2026-11-26-003-video-media-location': videoMediaLocation,
   '2026-11-26-050-account-mail': accountMail,
+  '2026-11-26-060-derived-stream-keys': derivedStreamKeys,
+  '2026-11-26-030-profiles': profiles,
+  '2026-11-26-020-search': search,
+  '2026-11-26-021-following': following,
+  '2026-11-26-040-chat': chat,
+  '2026-11-26-055-moderation': moderation,
 };

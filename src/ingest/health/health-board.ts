@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import { toIso, type Clock } from '../../shared/clock.ts';
 import type { IngestHealth } from '../../streams/ingest-health.schemas.ts';
 import { TRANSCODING_MESSAGES, type TranscodingDecision } from '../../transcode/transcoding-decision.ts';
+import { recordPublish, recordTranscodingDecision } from '../../metrics/process-metrics.ts';
 import { disconnectedWarning, mediaWarnings, type HealthWarning } from './health-warnings.ts';
 import type { Measurement, StreamMeter } from '../../rtmp/stream-meter.ts';
 
@@ -37,6 +38,15 @@ interface StreamHealth {
   logged: Set<string>;
 }
 
+export interface IngestSummary {
+  publishing: number;
+  reconnecting: number;
+  /** The publishers' current bitrates added up. */
+  bitrateKbps: number;
+  /** Streams showing each warning now, by code. */
+  warnings: Partial<Record<string, number>>;
+}
+
 export class IngestHealthBoard {
   private readonly streams = new Map<string, StreamHealth>();
   /** Each stream's latest ladder decision (src/transcode/live-ladder.ts). */
@@ -53,6 +63,7 @@ export class IngestHealthBoard {
 
   /** An admitted publisher: its meter is the stream's from now on. */
   publishing(streamId: string, meter: StreamMeter): void {
+    recordPublish();
     const entry = this.streams.get(streamId);
     if (entry) {
       entry.meter = meter;
@@ -101,6 +112,25 @@ export class IngestHealthBoard {
   /** A publish's ladder decision: the stream's from now on, until the next one. */
   transcoding(streamId: string, decision: TranscodingDecision): void {
     this.decisions.set(streamId, decision);
+    recordTranscodingDecision(decision.renditions.length > 1 ? 'ladder' : 'copy_only');
+  }
+
+  /** This process's publishes in all, for the metrics endpoint: no stream is named. */
+  summary(): IngestSummary {
+    const summary: IngestSummary = { publishing: 0, reconnecting: 0, bitrateKbps: 0, warnings: {} };
+    for (const entry of this.streams.values()) {
+      const reconnecting = entry.reconnectDeadline !== undefined;
+      const m = entry.meter.measure();
+      if (reconnecting) summary.reconnecting += 1;
+      else {
+        summary.publishing += 1;
+        summary.bitrateKbps += m.currentKbps ?? 0;
+      }
+      for (const warning of this.warningsOf(entry, m)) {
+        summary.warnings[warning.code] = (summary.warnings[warning.code] ?? 0) + 1;
+      }
+    }
+    return summary;
   }
 
   /** What GET /v1/streams/{id} shows the creator; null when this process does not handle it. */

@@ -1,5 +1,6 @@
-// /account: who is signed in, changing the password (or giving a CLI-made account an email
-// and a password), and signing out everywhere.
+// /account: who is signed in, the profile (profile.routes.ts answers its forms, the email among
+// them), changing the password (or giving a CLI-made account an email and a password), and
+// signing out everywhere.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { STATUS_BY_CODE } from '../../http/error-handler.ts';
@@ -11,21 +12,23 @@ import { csrfField } from '../session/csrf.ts';
 import { requireUser } from '../session/guards.ts';
 import type { WebUser } from '../session/types.ts';
 import type { WebRoutesOptions } from '../web-options.ts';
+import type { Profile } from '../../profiles/profile.service.ts';
+import { profileSections } from './profile.pages.ts';
 
-const EmailForm = Type.Object(
-  {
-    _csrf: CsrfField,
-    email: Type.String({ maxLength: 1000 }),
-    current_password: Type.Optional(Type.String({ maxLength: 1000 })),
-  },
-  { additionalProperties: false },
-);
-type EmailForm = Static<typeof EmailForm>;
+/** What a redirect after a saved form says on the account page (`?saved=`). */
+const SAVED: Record<string, string> = {
+  profile: 'Your profile is saved.',
+  email: 'Your email is changed.',
+  'email-link': 'We mailed a link to the new address: open it to make it your address.',
+  avatar: 'Your avatar is uploaded; it shows as soon as it is prepared.',
+  banner: 'Your banner is uploaded; it shows as soon as it is prepared.',
+};
 
 const AccountQuery = Type.Object(
   {
     reset: Type.Optional(Type.String({ maxLength: 8 })),
     verification: Type.Optional(Type.String({ maxLength: 8 })),
+    saved: Type.Optional(Type.String({ maxLength: 32 })),
   },
   { additionalProperties: false },
 );
@@ -41,7 +44,7 @@ const PasswordForm = Type.Object(
 );
 type PasswordForm = Static<typeof PasswordForm>;
 
-interface Notice {
+export interface Notice {
   kind: 'success' | 'error';
   message: string;
 }
@@ -60,7 +63,13 @@ export function verificationNotice(request: FastifyRequest, user: WebUser, requi
   </div>`;
 }
 
-function accountPage(request: FastifyRequest, user: WebUser, notice?: Notice, verify = false): string {
+export function accountPage(
+  request: FastifyRequest,
+  user: WebUser,
+  profile: Profile,
+  notice?: Notice,
+  verify = false,
+): string {
   const hasEmail = user.email !== null;
   return renderPage({
     title: 'Account',
@@ -83,6 +92,7 @@ function accountPage(request: FastifyRequest, user: WebUser, notice?: Notice, ve
           <dd><code>${user.id}</code></dd>
         </dl>
       </section>
+      ${profileSections(request, profile, user.email, verify)}
       <section class="panel">
         <h2>${hasEmail ? 'Change your password' : 'Set an email and a password'}</h2>
         <form method="post" action="/account/password" class="stacked-form">
@@ -102,42 +112,6 @@ function accountPage(request: FastifyRequest, user: WebUser, notice?: Notice, ve
           <button type="submit" class="button primary">Save password</button>
         </form>
       </section>
-      ${
-        hasEmail
-          ? html`<section class="panel">
-              <h2>Change your email</h2>
-              <p class="muted">
-                ${
-                  verify
-                    ? 'We mail a link to the new address; it replaces the current one when you open it.'
-                    : 'The new address replaces the current one at once.'
-                }
-              </p>
-              <form method="post" action="/account/email" class="stacked-form">
-                ${csrfField(request)}
-                <label for="new_email">New email</label>
-                <input
-                  id="new_email"
-                  name="email"
-                  type="email"
-                  autocomplete="email"
-                  required
-                  maxlength="254"
-                />
-                <label for="email_current_password">Current password</label>
-                <input
-                  id="email_current_password"
-                  name="current_password"
-                  type="password"
-                  autocomplete="current-password"
-                  required
-                  maxlength="256"
-                />
-                <button type="submit" class="button">Change email</button>
-              </form>
-            </section>`
-          : undefined
-      }
       <section class="panel">
         <h2>Sign out everywhere</h2>
         <p>Ends every session of this account, on every device and browser, this one included.</p>
@@ -154,8 +128,13 @@ function accountPage(request: FastifyRequest, user: WebUser, notice?: Notice, ve
 }
 
 export async function accountRoutes(app: FastifyInstance, options: WebRoutesOptions): Promise<void> {
-  const { logins, sessions, mail } = options.services;
+  const { logins, sessions, mail, profiles } = options.services;
   const verify = mail.verificationRequired;
+  const profileOf = async (user: WebUser): Promise<Profile> => {
+    const profile = await profiles.find(user.id);
+    if (!profile) throw new AppError('resource_not_found', 'This account no longer exists.');
+    return profile;
+  };
 
   app.get<{ Querystring: Static<typeof AccountQuery> }>(
     '/account',
@@ -163,61 +142,17 @@ export async function accountRoutes(app: FastifyInstance, options: WebRoutesOpti
     async (request, reply) => {
       const user = requireUser(request, reply);
       if (!user) return reply;
+      const key = request.query.saved;
+      const saved = key !== undefined && Object.hasOwn(SAVED, key) ? SAVED[key] : undefined;
       const notice: Notice | undefined =
         request.query.reset !== undefined
           ? { kind: 'success', message: 'Your new password is saved. Every other session is signed out.' }
           : request.query.verification !== undefined
             ? { kind: 'success', message: 'A new confirmation link is on its way.' }
-            : undefined;
-      return sendPage(reply, accountPage(request, user, notice, verify));
-    },
-  );
-
-  app.post<{ Body: EmailForm }>(
-    '/account/email',
-    { config: { access: 'page' }, schema: { hide: true, body: EmailForm } },
-    async (request, reply) => {
-      const user = requireUser(request, reply);
-      if (!user) return reply;
-      let pending;
-      try {
-        pending = await logins.changeEmail(user.id, {
-          current: request.body.current_password ?? '',
-          email: request.body.email,
-          verify,
-        });
-      } catch (error) {
-        if (!(error instanceof AppError) || error.code === 'internal_error') throw error;
-        if (error.code === 'rate_limit_exceeded') void reply.header('Retry-After', 900);
-        return sendPage(
-          reply,
-          accountPage(request, user, { kind: 'error', message: error.message }, verify),
-          STATUS_BY_CODE[error.code],
-        );
-      }
-      if (pending) {
-        await mail.enqueue('verify-email', pending.email, {
-          name: user.name,
-          url: mail.link(`/verify-email/${pending.token}`),
-        });
-        return sendPage(
-          reply,
-          accountPage(
-            request,
-            user,
-            {
-              kind: 'success',
-              message: `We mailed a link to ${pending.email}: open it to make it your address.`,
-            },
-            verify,
-          ),
-        );
-      }
-      const updated = (await logins.findUser(user.id)) ?? user;
-      return sendPage(
-        reply,
-        accountPage(request, updated, { kind: 'success', message: 'Your email is changed.' }, verify),
-      );
+            : saved !== undefined
+              ? { kind: 'success', message: saved }
+              : undefined;
+      return sendPage(reply, accountPage(request, user, await profileOf(user), notice, verify));
     },
   );
 
@@ -239,7 +174,13 @@ export async function accountRoutes(app: FastifyInstance, options: WebRoutesOpti
         if (error.code === 'rate_limit_exceeded') void reply.header('Retry-After', 900);
         return sendPage(
           reply,
-          accountPage(request, user, { kind: 'error', message: error.message }, verify),
+          accountPage(
+            request,
+            user,
+            await profileOf(user),
+            { kind: 'error', message: error.message },
+            verify,
+          ),
           STATUS_BY_CODE[error.code],
         );
       }
@@ -250,6 +191,7 @@ export async function accountRoutes(app: FastifyInstance, options: WebRoutesOpti
         accountPage(
           request,
           updated,
+          await profileOf(updated),
           {
             kind: 'success',
             message: 'Your password is saved. Your other sessions are signed out.',

@@ -19,6 +19,7 @@ import { dashboardVideoManageRoutes } from './video-manage.routes.ts';
 import { dashboardUploadRoutes } from './uploads.routes.ts';
 import { dashboardVideoRoutes } from './videos.routes.ts';
 import { dashboardWebhookRoutes } from './webhooks.routes.ts';
+import { dashboardChatRoutes } from './chat.routes.ts';
 import { orMissing } from './not-found.ts';
 
 export async function dashboardRoutes(parent: FastifyInstance, options: WebRoutesOptions): Promise<void> {
@@ -58,6 +59,7 @@ export async function dashboardRoutes(parent: FastifyInstance, options: WebRoute
   await dashboardStreamManageRoutes(app, deps);
   await dashboardSimulcastRoutes(app, deps);
   await dashboardVideoRoutes(app, deps);
+  await dashboardChatRoutes(app, deps);
   await dashboardVideoManageRoutes(app, deps);
   await dashboardUploadRoutes(app, deps);
   await dashboardWebhookRoutes(app, deps);

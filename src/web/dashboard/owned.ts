@@ -65,7 +65,7 @@ export function ownedResources(app: FastifyInstance, { streams, videos, webhookM
       'dashboardStream',
       'stream',
       async (user, { id }: IdParams): Promise<StreamRow | undefined> =>
-        mine(user, await orMissing(streams.get(id))),
+        mine(user, await orMissing(streams.getShown(id))),
     ),
     /** The stream with its key: as the API's creator with a write key (only their own has one). */
     streamWithKey: owned(

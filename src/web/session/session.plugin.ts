@@ -111,3 +111,19 @@ function appendCookie(reply: FastifyReply, cookie: string): void {
   const prefix = `${cookie.slice(0, cookie.indexOf('='))}=`;
   void reply.header('set-cookie', [...list.filter((c) => !c.startsWith(prefix)), cookie]);
 }
+
+/**
+ * The signed-in user a Cookie header names, looked up afresh each call (the chat socket asks
+ * before every message, so a user who signs out stops posting at once).
+ */
+export function sessionUserOf(
+  sessions: SessionService,
+  cookies: SessionCookies,
+): (header: string | undefined) => Promise<{ id: string; name: string } | undefined> {
+  return async (header) => {
+    const token = readCookie(header, cookies.names.session);
+    if (token === undefined) return undefined;
+    const active = await sessions.resume(token);
+    return active === undefined ? undefined : { id: active.user.id, name: active.user.name };
+  };
+}

@@ -1,9 +1,9 @@
 // The home page: live streams first, then upcoming ones, then recent videos, narrowed to one
 // category by the chips at the top (plain links, so no script is needed to filter).
-import type { Listing } from '../../catalogue/catalogue.service.ts';
+import type { Following, Listing } from '../../catalogue/catalogue.service.ts';
 import { CATEGORIES } from '../../shared/categories.ts';
 import { html, type SafeHtml } from '../html.ts';
-import { listingSections } from './cards.ts';
+import { listingSections, liveCard, videoCard } from './cards.ts';
 import { categoryLabel } from './format.ts';
 
 function homePath(category: string | undefined, after?: string): string {
@@ -28,20 +28,57 @@ function categoryChips(selected: string | undefined): SafeHtml {
   </nav>`;
 }
 
+/**
+ * The signed-in viewer's feed at the top of the home page: what the channels they subscribe to
+ * have live and their newest videos. Nothing when those channels have neither.
+ */
+export function followingSection(following: Following): SafeHtml | null {
+  if (following.live.length === 0 && following.videos.length === 0) return null;
+  return html`<section class="listing following" id="following" aria-labelledby="following-heading">
+    <h2 id="following-heading">From channels you follow</h2>
+    ${
+      following.live.length === 0
+        ? null
+        : html`<h3 class="following-kind">Live now</h3>
+            <ul class="card-grid" id="following-live">
+              ${following.live.map((stream) => liveCard(stream, true))}
+            </ul>`
+    }
+    ${
+      following.videos.length === 0
+        ? null
+        : html`<h3 class="following-kind">Recent videos</h3>
+            <ul class="card-grid" id="following-videos">
+              ${following.videos.map((video) => videoCard(video, true))}
+            </ul>`
+    }
+  </section>`;
+}
+
+/** The page around the listing: its heading, then the viewer's feed, then the shared part. */
+export function homePage(
+  category: string | undefined,
+  following: SafeHtml | null,
+  listing: SafeHtml,
+): SafeHtml {
+  return html`<div class="viewer">
+    <h1>${category === undefined ? 'Watch live streams and videos' : categoryLabel(category)}</h1>
+    ${following}${listing}
+  </div>`;
+}
+
+/** The listing's part of the home page, the same for every visitor (and cached so). */
 export function homeBody(
   listing: Listing,
   options: { category: string | undefined; firstPage: boolean; now: number },
 ): SafeHtml {
   const { category, firstPage, now } = options;
-  return html`<div class="viewer">
-    <h1>${category === undefined ? 'Watch live streams and videos' : categoryLabel(category)}</h1>
-    ${categoryChips(category)}
-    ${listingSections(listing, {
-      showCreator: true,
-      now,
-      firstPage,
-      more: listing.nextVideos === null ? null : homePath(category, listing.nextVideos),
-      newest: homePath(category),
-    })}
-  </div>`;
+  return html`${categoryChips(category)}
+  ${listingSections(listing, {
+    showCreator: true,
+    now,
+    firstPage,
+    more: listing.nextVideos === null ? null : homePath(category, listing.nextVideos),
+    newest: homePath(category),
+  })}`;
 }

@@ -11,8 +11,13 @@ import { requireUser, safeNext } from '../session/guards.ts';
 import { type WebRoutesOptions } from '../web-options.ts';
 import { channelPath } from './cards.ts';
 import { channelBody } from './channel.page.ts';
-import { homeBody } from './home.page.ts';
-import { watchPage } from './watch.page.ts';
+import { followingSection, homeBody, homePage } from './home.page.ts';
+import { watchPage, type WatchChat } from './watch.page.ts';
+import { toChatMessage } from '../../chat/chat.serializer.ts';
+import type { WatchInfo } from '../../media/watch.service.ts';
+
+/** Chat messages a video's page replays. */
+const REPLAY_MESSAGES = 2000;
 
 // Pages tolerate query parameters they do not know (a shared link may carry some).
 const HomeQuery = Type.Object({
@@ -58,7 +63,22 @@ export async function viewerRoutes(app: FastifyInstance, options: WebRoutesOptio
         });
         homeBodies.set(listing, body);
       }
-      return sendPage(reply, renderPage({ title: 'Home', request, body, section: 'home', styles: STYLES }));
+      // A signed-in viewer's feed heads the first page of everything (not a category's page).
+      const viewer = request.webUser;
+      const following =
+        viewer !== null && category === undefined && request.query.after === undefined
+          ? followingSection(await catalogue.following(viewer.id))
+          : null;
+      return sendPage(
+        reply,
+        renderPage({
+          title: 'Home',
+          request,
+          body: homePage(category, following, body),
+          section: 'home',
+          styles: STYLES,
+        }),
+      );
     },
   );
 
@@ -88,6 +108,7 @@ export async function viewerRoutes(app: FastifyInstance, options: WebRoutesOptio
         },
         firstPage: request.query.after === undefined,
         now: services.clock.now(),
+        profile: await services.profiles.find(creatorId),
       });
       return sendPage(
         reply,
@@ -109,9 +130,30 @@ export async function viewerRoutes(app: FastifyInstance, options: WebRoutesOptio
           'Nothing to watch here: this stream or video does not exist, or is not published yet.',
         );
       }
-      return sendPage(reply, watchPage(request, pageInfo(info, services.urls)));
+      const avatar = (await services.profiles.avatars([info.creator.id])).get(info.creator.id) ?? null;
+      return sendPage(
+        reply,
+        watchPage(
+          request,
+          info,
+          pageInfo(info, services.urls),
+          services.urls,
+          avatar && services.urls.pathOf(avatar),
+          await chatOf(info, request),
+        ),
+      );
     },
   );
+
+  // A stream's page has its live chat; a video recorded from a stream replays that stream's chat
+  // (at most REPLAY_MESSAGES of it, in the page).
+  async function chatOf(info: WatchInfo, request: FastifyRequest): Promise<WatchChat> {
+    if (info.kind === 'stream') {
+      return { mode: 'live', socket: `/watch/${info.id}/chat`, signedIn: request.webUser !== null };
+    }
+    const rows = await services.chat.listForVideo(info.id, undefined, REPLAY_MESSAGES);
+    return rows.length === 0 ? { mode: 'none' } : { mode: 'replay', messages: rows.map(toChatMessage) };
+  }
 
   // Where a watch page's script learns whether to offer Subscribe or Unsubscribe: the watch
   // page itself is the same for everyone (media plugin), so the per-viewer part comes from here.

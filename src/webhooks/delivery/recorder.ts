@@ -3,6 +3,7 @@
 // instead of one per delivery. A crash before a batch is written loses only the record; the
 // lease then runs out and the delivery is sent again (at least once).
 import type { Logger } from 'pino';
+import { recordDeliveryAttempt } from '../../metrics/process-metrics.ts';
 import type { Db } from '../../db/database.ts';
 import * as deliveries from './delivery.repository.ts';
 import type { Decision } from './decision.ts';
@@ -42,6 +43,7 @@ export class DeliveryRecorder {
   }
 
   add(finished: FinishedAttempt): void {
+    if (finished.attempt !== undefined) recordDeliveryAttempt(finished.decision.kind);
     this.queue.push(finished);
     if (this.writing || this.lingering) return;
     this.lingering = setTimeout(() => {

@@ -1,0 +1,28 @@
+// What moderation hides (src/moderation/): a stream or a video is shown only while it is not
+// taken down and its creator is not suspended; a video recorded from a taken-down stream is
+// hidden with it. Every read that serves viewers or the API adds one of these conditions, so
+// a suspension or a takedown is one row's change and takes effect on the next query, in
+// every process. Raw SQL on the tables' own names: the same text on SQLite and PostgreSQL,
+// and no bound values (src/db/compiled-query.ts's rule for constants).
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+
+const CREATOR_IN_GOOD_STANDING = (table: 'streams' | 'videos'): string =>
+  `not exists (select 1 from users as standing where standing.id = ${table}.creator_id and standing.suspended_at is not null)`;
+
+/** The stream is neither taken down nor its creator's account suspended. */
+export function streamShown(): RawBuilder<SqlBool> {
+  return sql<SqlBool>`(${sql.raw(`streams.taken_down_at is null and ${CREATOR_IN_GOOD_STANDING('streams')}`)})`;
+}
+
+/** The video is neither taken down, nor recorded from a taken-down stream, nor its creator suspended. */
+export function videoShown(): RawBuilder<SqlBool> {
+  return sql<SqlBool>`(${sql.raw(
+    `videos.taken_down_at is null and ${CREATOR_IN_GOOD_STANDING('videos')} and not exists ` +
+      `(select 1 from streams as source where source.id = videos.source_stream_id and source.taken_down_at is not null)`,
+  )})`;
+}
+
+/** The account is not suspended (for joins on users: channels, API keys). */
+export function userInGoodStanding(alias = 'users'): RawBuilder<SqlBool> {
+  return sql<SqlBool>`(${sql.raw(`${alias}.suspended_at is null`)})`;
+}

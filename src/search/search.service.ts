@@ -1,0 +1,125 @@
+// Search over what a visitor may see: streams (public, live or upcoming), videos (public and
+// published) and channels, by title, description, tags and the creator's name. One kind is
+// paged through at a time; the others are counted, so the page can say how many each has.
+import {
+  toStreamCard,
+  toVideoCard,
+  type StreamCard,
+  type VideoCard,
+} from '../catalogue/catalogue.service.ts';
+import type { Db } from '../db/database.ts';
+import type { Clock } from '../shared/clock.ts';
+import { invalidParameter } from '../shared/errors.ts';
+import { LruCache } from '../shared/lru.ts';
+import type { PublicUrls } from '../shared/public-urls.ts';
+import {
+  CANDIDATES,
+  searchChannels,
+  searchStreams,
+  searchVideos,
+  type ChannelRow,
+  type Hits,
+} from './search.repository.ts';
+import { searchTerms } from './search-terms.ts';
+
+export const SEARCH_KINDS = ['all', 'streams', 'videos', 'channels'] as const;
+export type SearchKind = (typeof SEARCH_KINDS)[number];
+export const RESULTS_PER_PAGE = 20;
+/** The last page there can be: the candidates of one kind, a page at a time. */
+export const LAST_PAGE = Math.ceil(CANDIDATES / RESULTS_PER_PAGE);
+/** What the "all" view shows of each kind before its "See all" link. */
+export const PREVIEW = { streams: 4, videos: 8, channels: 4 } as const;
+/** A stream late by up to this long is still upcoming, as on the home page. */
+const LATE_GRACE_MS = 60 * 60 * 1000;
+
+export type ChannelResult = ChannelRow;
+
+export interface SearchResults {
+  terms: string[];
+  kind: SearchKind;
+  page: number;
+  streams: Hits<StreamCard>;
+  videos: Hits<VideoCard>;
+  channels: Hits<ChannelResult>;
+}
+
+export function parseKind(value: string | undefined): SearchKind {
+  if (value === undefined || value === '') return 'all';
+  if (!(SEARCH_KINDS as readonly string[]).includes(value)) {
+    throw invalidParameter('type', `'${value}' is not one of ${SEARCH_KINDS.join(', ')}.`);
+  }
+  return value as SearchKind;
+}
+
+export function parsePage(value: string | undefined): number {
+  if (value === undefined || value === '') return 1;
+  const page = /^[0-9]{1,4}$/.test(value) ? Number(value) : NaN;
+  if (!(page >= 1 && page <= LAST_PAGE)) {
+    throw invalidParameter('page', `page must be a whole number from 1 to ${LAST_PAGE}.`);
+  }
+  return page;
+}
+
+export interface SearchOptions {
+  /**
+   * How long one search's results are reused, as the home page's listing is: the same words
+   * asked again within it (a popular search, a reload) are read once. 0 reads every time.
+   */
+  cacheMs?: number;
+}
+
+export class SearchService {
+  private readonly db: Db;
+  private readonly clock: Clock;
+  private readonly urls: PublicUrls;
+  private readonly cacheMs: number;
+  // Keyed by the words, the kind and the page: bounded, so endless distinct searches cannot grow it.
+  private readonly cache = new LruCache<string, { at: number; results: Promise<SearchResults> }>(512);
+
+  constructor(db: Db, clock: Clock, urls: PublicUrls, options: SearchOptions = {}) {
+    this.db = db;
+    this.clock = clock;
+    this.urls = urls;
+    this.cacheMs = options.cacheMs ?? 1000;
+  }
+
+  /** Undefined when the text has no word to look for (nothing is asked of the database). */
+  async search(query: { text: string; kind: SearchKind; page: number }): Promise<SearchResults | undefined> {
+    const terms = searchTerms(query.text);
+    if (terms.length === 0) return undefined;
+    const key = `${query.kind}|${query.page}|${terms.join(' ')}`;
+    const now = performance.now();
+    const cached = this.cache.get(key);
+    if (cached !== undefined && now - cached.at < this.cacheMs) return cached.results;
+    // The promise is cached, not its value: concurrent misses share one read.
+    const results = this.read(terms, query.kind, query.page);
+    if (this.cacheMs > 0) {
+      this.cache.set(key, { at: now, results });
+      results.catch(() => this.cache.delete(key));
+    }
+    return results;
+  }
+
+  private async read(terms: string[], kind: SearchKind, page: number): Promise<SearchResults> {
+    // The kind paged through gets a page; the others are only counted (take 0), except in the
+    // "all" view, which shows the first few of each.
+    const window = (of: Exclude<SearchKind, 'all'>) => ({
+      terms,
+      offset: kind === of ? (page - 1) * RESULTS_PER_PAGE : 0,
+      take: kind === of ? RESULTS_PER_PAGE : kind === 'all' ? PREVIEW[of] : 0,
+    });
+    const [streams, videos, channels] = await Promise.all([
+      searchStreams(this.db, { ...window('streams'), from: this.clock.now() - LATE_GRACE_MS }),
+      searchVideos(this.db, window('videos')),
+      searchChannels(this.db, window('channels')),
+    ]);
+    return {
+      terms,
+      kind,
+      page,
+      streams: { total: streams.total, rows: streams.rows.map((row) => toStreamCard(row, this.urls)) },
+      videos: { total: videos.total, rows: videos.rows.map((row) => toVideoCard(row, this.urls)) },
+      channels,
+    };
+  }
+}
