@@ -21,6 +21,8 @@
 //                                      of both modes (bench/latency.ts); needs ffmpeg and Chromium
 //   npm run bench -- --uploads         a 2 GiB tus upload to the service and to bare node:http,
 //                                      taking turns: MB/s and the service's peak RSS
+//   npm run bench -- --mail            go-live mails to 10,000 subscribers through a loopback SMTP
+//                                      server (bench/mail.ts): time to live, mails/s
 //   npm run bench -- --latency         glass-to-glass latency of both latency modes only
 //                                      (2 minutes each, 20 s with --quick)
 //   npm run bench -- --scale           scale-out only: 1 and 2 API processes and workers on
@@ -67,6 +69,7 @@ import {
   type TargetCheck,
 } from './report.ts';
 import { benchDeliveries } from './deliveries.ts';
+import { benchMail } from './mail.ts';
 import { benchEdge } from './edge.ts';
 import { benchIngest } from './ingest.ts';
 import { benchIngestAbr } from './ingest-abr.ts';
@@ -114,6 +117,7 @@ const { values: flags } = parseArgs({
     scale: { type: 'boolean', default: false },
     chat: { type: 'boolean', default: false },
     uploads: { type: 'boolean', default: false },
+    mail: { type: 'boolean', default: false },
     storage: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     // The service runs with its Prometheus endpoint on (METRICS_PORT), as an operator would;
@@ -544,6 +548,11 @@ if (flags.scale) {
   });
 } else if (flags.latency) {
   passed = await benchLatency();
+} else if (flags.mail) {
+  log('Go-live mails (bench/mail.ts):');
+  const figures = await benchMail();
+  log(JSON.stringify(figures, null, 2));
+  passed = figures.mails.all_accepted;
 } else {
   if (!flags.deliveries) passed = await benchApi();
   if (!flags['no-deliveries']) {
