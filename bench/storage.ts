@@ -87,6 +87,14 @@ export async function benchStorage(options: StorageBenchOptions): Promise<boolea
     const bucket = 'bench-media';
     await client.send(new CreateBucketCommand({ Bucket: bucket }));
     client.destroy();
+    const storeEnv = {
+      MEDIA_STORAGE: 's3',
+      S3_ENDPOINT: gateway.endpoint,
+      S3_REGION: gateway.region,
+      S3_BUCKET: bucket,
+      S3_ACCESS_KEY_ID: gateway.accessKeyId,
+      S3_SECRET_ACCESS_KEY: gateway.secretAccessKey,
+    };
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
@@ -98,12 +106,7 @@ export async function benchStorage(options: StorageBenchOptions): Promise<boolea
       PUBLIC_URL: `http://127.0.0.1:${SERVICE_PORT}`,
       RTMP_PORT: '0',
       LOG_LEVEL: 'warn',
-      MEDIA_STORAGE: 's3',
-      S3_ENDPOINT: gateway.endpoint,
-      S3_REGION: gateway.region,
-      S3_BUCKET: bucket,
-      S3_ACCESS_KEY_ID: gateway.accessKeyId,
-      S3_SECRET_ACCESS_KEY: gateway.secretAccessKey,
+      ...storeEnv,
     };
     const creator = await cli(env, ['users', 'create', '--name', 'Storage bench']);
     const videoId = await cli(env, [
@@ -144,14 +147,7 @@ export async function benchStorage(options: StorageBenchOptions): Promise<boolea
     const pipeline = {
       quick: options.quick,
       dir,
-      storeEnv: {
-        MEDIA_STORAGE: 's3',
-        S3_ENDPOINT: gateway.endpoint,
-        S3_REGION: gateway.region,
-        S3_BUCKET: bucket,
-        S3_ACCESS_KEY_ID: gateway.accessKeyId,
-        S3_SECRET_ACCESS_KEY: gateway.secretAccessKey,
-      },
+      storeEnv,
       productionEnv: options.productionEnv,
       nodeFlags: options.nodeFlags,
       log,

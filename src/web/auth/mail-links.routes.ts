@@ -1,7 +1,7 @@
 // What mail links open: "forgot password" and the reset link, the email verification link
 // (and asking for another), and a go-live mail's one-click unsubscribe (RFC 8058). Opening a
 // link only asks (a mail scanner prefetching it spends nothing); the form's button uses it.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { STATUS_BY_CODE } from '../../http/error-handler.ts';
 import { clientKey } from '../../shared/client-address.ts';
@@ -161,17 +161,20 @@ export async function mailLinkRoutes(
     },
   );
 
+  /** A reset link that is unknown, used, replaced or expired: a page that says so, and the way on. */
+  const deadResetLink = (request: FastifyRequest, reply: FastifyReply) =>
+    sendPage(
+      reply,
+      deadLinkPage(request, 'password reset', { href: '/forgot-password', label: 'Ask for a new link' }),
+      404,
+    );
+
   app.get<{ Params: LinkParams }>(
     '/reset-password/:token',
     { config: secret, schema: { ...hidden, params: LinkParams } },
     async (request, reply) => {
       const user = await logins.peekEmailToken(request.params.token, 'reset');
-      if (!user)
-        return sendPage(
-          reply,
-          deadLinkPage(request, 'password reset', { href: '/forgot-password', label: 'Ask for a new link' }),
-          404,
-        );
+      if (!user) return deadResetLink(request, reply);
       return sendPage(reply, resetPage(request, request.params.token, user.name));
     },
   );
@@ -194,12 +197,7 @@ export async function mailLinkRoutes(
           STATUS_BY_CODE[error.code],
         );
       }
-      if (!user)
-        return sendPage(
-          reply,
-          deadLinkPage(request, 'password reset', { href: '/forgot-password', label: 'Ask for a new link' }),
-          404,
-        );
+      if (!user) return deadResetLink(request, reply);
       // Everyone else who was signed in is signed out; this browser starts afresh.
       await sessions.endAll(user.id);
       const started = await sessions.start(user.id);
