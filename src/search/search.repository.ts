@@ -4,7 +4,9 @@
 // rowid, or a b-tree on the publication time), ranks those by relevance (titleScore, ts_rank) and
 // returns one page of them with the candidates' count. Bounding the candidates keeps a word
 // that matches most of the catalogue ("live") as cheap as a rare one: ranking and counting
-// never touch more than CANDIDATES rows.
+// never touch more than CANDIDATES rows. SQLite's `hits` is `materialized`: it is read twice (the
+// page and the count), and without the hint SQLite may run the FTS5 query twice (PostgreSQL
+// materializes a CTE read twice by itself).
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { dialectOf } from '../db/dialect.ts';
@@ -68,7 +70,7 @@ export async function searchVideos(db: Db, request: PageRequest): Promise<Hits<B
   if (dialectOf(db) === 'sqlite') {
     return collect(
       sql<Counted<BrowsableVideoRow>>`
-        with hits as (
+        with hits as materialized (
           select rowid as doc from video_search
           where video_search match ${fts5Query(request.terms)} order by rowid desc limit ${CANDIDATES}
         ), page as (
@@ -121,7 +123,7 @@ export async function searchStreams(
   if (dialectOf(db) === 'sqlite') {
     return collect(
       sql<Counted<BrowsableStreamRow>>`
-        with hits as (
+        with hits as materialized (
           select stream_search.rowid as doc, ${titleScore(request.terms, sql`t.title`)} as score,
             t.status = 'live' as live
           from stream_search
@@ -172,7 +174,7 @@ export async function searchChannels(db: Db, request: PageRequest): Promise<Hits
   const counted =
     dialectOf(db) === 'sqlite'
       ? sql<Counted<ChannelRow>>`
-        with hits as (
+        with hits as materialized (
           select rowid as doc from channel_search
           where channel_search match ${fts5Query(request.terms)} order by rowid desc limit ${CANDIDATES}
         ), page as (select doc from hits order by doc desc limit ${take} offset ${offset})
