@@ -65,7 +65,14 @@ export class SessionService {
       row.suspended_at === null ? null : { at: row.suspended_at, reason: row.suspension_reason ?? '' };
     return {
       id: row.id,
-      user: { id: row.user_id, name: row.name, email: row.email, role: row.role, suspension },
+      user: {
+        id: row.user_id,
+        name: row.name,
+        email: row.email,
+        role: row.role,
+        suspension,
+        avatarVersion: row.avatar_version,
+      },
       extendedUntil,
     };
   }
