@@ -21,14 +21,18 @@
 //                                      of both modes (bench/latency.ts); needs ffmpeg and Chromium
 //   npm run bench -- --uploads         a 2 GiB tus upload to the service and to bare node:http,
 //                                      taking turns: MB/s and the service's peak RSS
+//   npm run bench -- --mail            go-live mails to 10,000 subscribers through a loopback SMTP
+//                                      server (bench/mail.ts): time to live, mails/s
 //   npm run bench -- --latency         glass-to-glass latency of both latency modes only
 //                                      (2 minutes each, 20 s with --quick)
 //   npm run bench -- --scale           scale-out only: 1 and 2 API processes and workers on
 //                                      PostgreSQL + Redis (bench/scale.ts; needs TEST_POSTGRES_URL
 //                                      and TEST_REDIS_URL)
 //   npm run bench -- --storage         VOD segments through the origin from the object store (a
-//                                      real Ceph RADOS Gateway) against local disk, as a ratio
-//                                      (bench/storage.ts; needs radosgw ceph-mon ceph-osd)
+//                                      real Ceph RADOS Gateway) against local disk, as a ratio;
+//                                      a stream's end to its video playing from the store; encode
+//                                      throughput with 1 and 2 media workers (bench/storage.ts,
+//                                      bench/storage-pipeline.ts; needs radosgw ceph-mon ceph-osd)
 //   npm run bench -- --chat            live chat only (bench/chat.ts): 1,000 WebSocket clients, 20
 //                                      messages/s for 60 s, on 1 and then 2 API processes
 //                                      (PostgreSQL + Redis; TEST_POSTGRES_URL, TEST_REDIS_URL)
@@ -65,6 +69,7 @@ import {
   type TargetCheck,
 } from './report.ts';
 import { benchDeliveries } from './deliveries.ts';
+import { benchMail } from './mail.ts';
 import { benchEdge } from './edge.ts';
 import { benchIngest } from './ingest.ts';
 import { benchIngestAbr } from './ingest-abr.ts';
@@ -112,6 +117,7 @@ const { values: flags } = parseArgs({
     scale: { type: 'boolean', default: false },
     chat: { type: 'boolean', default: false },
     uploads: { type: 'boolean', default: false },
+    mail: { type: 'boolean', default: false },
     storage: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     // The service runs with its Prometheus endpoint on (METRICS_PORT), as an operator would;
@@ -542,6 +548,11 @@ if (flags.scale) {
   });
 } else if (flags.latency) {
   passed = await benchLatency();
+} else if (flags.mail) {
+  log('Go-live mails (bench/mail.ts):');
+  const figures = await benchMail();
+  log(JSON.stringify(figures, null, 2));
+  passed = figures.mails.all_accepted;
 } else {
   if (!flags.deliveries) passed = await benchApi();
   if (!flags['no-deliveries']) {

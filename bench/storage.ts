@@ -6,14 +6,16 @@
 // fetching segments in turn). On a 2-core machine the gateway, the service and the client share
 // the cores: the ratio is what matters, not the absolute figures.
 //
-// Not measured here yet (issue 24's other two figures): the time from a stream's end to its video
-// playing from the store, and encode throughput with one and two media workers.
+// Then the two figures that need the whole pipeline (bench/storage-pipeline.ts): the time from
+// a stream's end to its video playing from the store, and encode throughput with one and two
+// media workers.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { clientFor, startGateway } from '../test/helpers/object-store.ts';
 import { cli, startServer } from './processes.ts';
+import { benchEncodeThroughput, benchEndToStore } from './storage-pipeline.ts';
 
 export interface StorageBenchOptions {
   quick: boolean;
@@ -85,6 +87,14 @@ export async function benchStorage(options: StorageBenchOptions): Promise<boolea
     const bucket = 'bench-media';
     await client.send(new CreateBucketCommand({ Bucket: bucket }));
     client.destroy();
+    const storeEnv = {
+      MEDIA_STORAGE: 's3',
+      S3_ENDPOINT: gateway.endpoint,
+      S3_REGION: gateway.region,
+      S3_BUCKET: bucket,
+      S3_ACCESS_KEY_ID: gateway.accessKeyId,
+      S3_SECRET_ACCESS_KEY: gateway.secretAccessKey,
+    };
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
@@ -96,12 +106,7 @@ export async function benchStorage(options: StorageBenchOptions): Promise<boolea
       PUBLIC_URL: `http://127.0.0.1:${SERVICE_PORT}`,
       RTMP_PORT: '0',
       LOG_LEVEL: 'warn',
-      MEDIA_STORAGE: 's3',
-      S3_ENDPOINT: gateway.endpoint,
-      S3_REGION: gateway.region,
-      S3_BUCKET: bucket,
-      S3_ACCESS_KEY_ID: gateway.accessKeyId,
-      S3_SECRET_ACCESS_KEY: gateway.secretAccessKey,
+      ...storeEnv,
     };
     const creator = await cli(env, ['users', 'create', '--name', 'Storage bench']);
     const videoId = await cli(env, [
@@ -136,6 +141,22 @@ export async function benchStorage(options: StorageBenchOptions): Promise<boolea
     const stored = await fetchSegments(base, names, durationMs);
     const ratio =
       local.mbPerSecond === 0 ? 0 : Math.round((stored.mbPerSecond / local.mbPerSecond) * 100) / 100;
+    await service.stop();
+    service = undefined;
+
+    const pipeline = {
+      quick: options.quick,
+      dir,
+      storeEnv,
+      productionEnv: options.productionEnv,
+      nodeFlags: options.nodeFlags,
+      log,
+    };
+    log('A live stream recorded, ended, and played from the store ...');
+    const endToStore = [await benchEndToStore(pipeline), await benchEndToStore(pipeline)];
+    log('Encode throughput, one and two media workers ...');
+    const encode = await benchEncodeThroughput(pipeline);
+    const [one, two] = encode;
     log(
       JSON.stringify(
         {
@@ -145,7 +166,12 @@ export async function benchStorage(options: StorageBenchOptions): Promise<boolea
           fromObjectStore: stored,
           storeOverLocalRatio: ratio,
           migrate40MiBSeconds: migrateSeconds,
-          notMeasured: ['stream end -> playing from the store', 'encode throughput, 1 vs 2 media workers'],
+          streamEndToPlayingFromStore: endToStore,
+          encode,
+          twoWorkersOverOne:
+            one && two && one.throughput > 0
+              ? Math.round((two.throughput / one.throughput) * 100) / 100
+              : null,
         },
         null,
         2,

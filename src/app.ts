@@ -56,6 +56,11 @@ declare module 'fastify' {
      * deadline on the body; the idle timeout still closes a connection that stops sending.
      */
     streamedBody?: boolean;
+    /**
+     * The path carries a secret (a one-time link's token): the access log writes the route's
+     * pattern (`/sign-in/link/:token`) instead of the path.
+     */
+    secretInPath?: boolean;
   }
 }
 
@@ -215,13 +220,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     accessLog({
       reqId: request.id,
       method: request.method,
-      url: request.url,
+      url: request.routeOptions.config.secretInPath === true ? (request.routeOptions.url ?? '') : request.url,
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 100) / 100,
       key: request.principal?.keyId,
     });
     done();
   });
+
+  // PUBLIC_URL is https: browsers are told to come back over https only (a year), on every
+  // answer, errors included.
+  if (new URL(services.urls.publicUrl).protocol === 'https:') {
+    app.addHook('onRequest', (request, reply, done) => {
+      reply.header('Strict-Transport-Security', 'max-age=31536000');
+      done();
+    });
+  }
 
   // The web app's sessions, found once per request: the access check counts a signed-in user's
   // page views per user, and an error page outside the web app's routes shows who is signed in.

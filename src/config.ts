@@ -40,6 +40,10 @@ export interface Config {
   simulcast: SimulcastConfig;
   /** SIGNUPS: whether anyone may create an account on the sign-up page (else only the CLI). */
   signups: 'open' | 'closed';
+  /** SIGNUPS_PER_ADDRESS_PER_HOUR: accounts one client address (an IPv6 /64) may create in an hour. */
+  signupsPerHour: number;
+  /** SMTP_URL and MAIL_FROM: outgoing mail (src/mail/). */
+  mail: MailConfig;
   /** The Prometheus endpoint (src/observability/); undefined when METRICS_PORT is unset. */
   metrics: MetricsConfig | undefined;
   chat: ChatConfig;
@@ -62,6 +66,19 @@ export interface ChatConfig {
   /** CHAT_MUTE_SECONDS: how long a user or address that floods the chat is muted. */
   muteSeconds: number;
 }
+
+export interface MailConfig {
+  /**
+   * SMTP_URL (`smtp://user:pass@host:587`, `smtps://host:465`): where mail is sent. Unset, each
+   * mail is printed to the terminal and the log instead, and email verification is off.
+   */
+  smtpUrl: string | undefined;
+  /** MAIL_FROM: the sender, `Name <address>` or an address. */
+  from: string;
+}
+
+export const DEFAULT_MAIL_FROM = 'Tributary <no-reply@localhost>';
+const MAIL_FROM_PATTERN = /^(?:[^<>\r\n]{0,100}<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/;
 
 export interface MediaConfig {
   /** MEDIA_CACHE_MB: media files kept in memory, in bytes (src/media/media-cache.ts). */
@@ -457,6 +474,27 @@ export function loadConfig(env: Env = process.env): Config {
 
   const signups = read.oneOf('SIGNUPS', ['open', 'closed'] as const, 'open');
 
+  const signupsPerHour = read.integer('SIGNUPS_PER_ADDRESS_PER_HOUR', 5, 1, 1_000_000);
+  const smtpUrl = read.optional('SMTP_URL');
+  if (smtpUrl !== undefined) {
+    let ok = false;
+    try {
+      const url = new URL(smtpUrl);
+      ok = (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== '';
+    } catch {
+      // reported below
+    }
+    if (!ok)
+      read.fail(
+        'SMTP_URL must be an smtp:// or smtps:// URL such as smtp://user:password@mail.example.com:587',
+      );
+  }
+  const mailFrom = read.optional('MAIL_FROM');
+  if (smtpUrl !== undefined && mailFrom === undefined)
+    read.fail('MAIL_FROM must be set with SMTP_URL: the sender, such as "Tributary <no-reply@example.com>"');
+  if (mailFrom !== undefined && !MAIL_FROM_PATTERN.test(mailFrom))
+    read.fail(`MAIL_FROM must be an address or "Name <address>" (got "${mailFrom}")`);
+  const mail: MailConfig = { smtpUrl, from: mailFrom ?? DEFAULT_MAIL_FROM };
   let metrics: MetricsConfig | undefined;
   if (read.optional('METRICS_PORT') !== undefined) {
     metrics = {
@@ -498,6 +536,8 @@ export function loadConfig(env: Env = process.env): Config {
     uploads,
     simulcast,
     signups,
+    signupsPerHour,
+    mail,
     metrics,
     chat,
   };

@@ -46,6 +46,7 @@ import { SimulcastService } from './simulcast/simulcast.service.ts';
 import { SimulcastOutput } from './simulcast/simulcast.output.ts';
 import type { PublishOutput } from './live/publish-output.ts';
 import type { MediaStorage } from './storage/media-storage.ts';
+import { MailOutbox } from './mail/mail-outbox.ts';
 import { ModerationService } from './moderation/moderation.service.ts';
 
 export interface Services {
@@ -87,6 +88,8 @@ export interface Services {
   simulcastKeys: SimulcastKeys;
   /** MEDIA_STORAGE=s3: the object store videos' media moves to; undefined with local storage. */
   objectStore: MediaStorage | undefined;
+  /** Queues outgoing mail (src/mail/): `mail.enqueue(template, to, data)`. */
+  mail: MailOutbox;
   /** Live chat: its rules, and the bus its events reach every API process by (src/chat/). */
   chat: ChatService;
   /** Operators' powers: roles, suspensions, takedowns, reports and the audit log. */
@@ -102,7 +105,7 @@ export const UPLOAD_DEFAULTS: UploadConfig = loadConfig({}).uploads;
 export function createServices(
   // dataDir: deleting a stream or a video removes its media from DATA_DIR/media too.
   config: Pick<Config, 'publicUrl' | 'dataDir'> &
-    Partial<Pick<Config, 'signups'>> & {
+    Partial<Pick<Config, 'signups' | 'signupsPerHour'>> & {
       /** scrypt's cost for new password hashes (src/accounts/password.ts's default unless given). */
       passwordCost?: ScryptCost;
       ingest: Pick<IngestConfig, 'rtmpPort'> &
@@ -115,6 +118,8 @@ export function createServices(
        * runtime, src/runtime.ts); absent with local storage, where media stays on disk.
        */
       objectStore?: MediaStorage | undefined;
+      /** SMTP_URL is set (mail really leaves): addresses must be verified. Off unless given. */
+      mail?: { smtpUrl: string | undefined };
       /** REDIS_URL: chat events and flood limits are shared through it (src/chat/). */
       redisUrl?: string | undefined;
       chat?: Partial<ChatConfig>;
@@ -140,6 +145,15 @@ export function createServices(
     new VideosOfStreams(urls),
     new SimulcastDefaults(simulcastKeys),
   );
+  const mail = new MailOutbox(db, clock, urls, deriveKey(secretKey, 'mail-unsubscribe'), {
+    verificationRequired: config.mail?.smtpUrl !== undefined,
+  });
+  const logins = new LoginService(db, clock, {
+    signups: config.signups ?? 'open',
+    passwordCost: config.passwordCost,
+    verificationRequired: config.mail?.smtpUrl !== undefined,
+    signupsPerHour: config.signupsPerHour,
+  });
   return {
     database,
     clock,
@@ -181,10 +195,7 @@ export function createServices(
         ? {}
         : { reconnectWindowSeconds: config.ingest.reconnectWindowSeconds }),
     }),
-    logins: new LoginService(db, clock, {
-      signups: config.signups ?? 'open',
-      passwordCost: config.passwordCost,
-    }),
+    logins,
     sessions: new SessionService(db, clock, deriveKey(secretKey, 'web-csrf')),
     webFlash: new SecretBox(deriveKey(secretKey, 'web-flash')),
     profiles: new ProfileService(db, clock, urls, config.dataDir),
@@ -194,18 +205,21 @@ export function createServices(
       new UploadFiles(config.dataDir, uploadLimits.expiryMs),
       new UploadUrls(deriveKey(secretKey, 'upload-urls'), config.publicUrl),
       uploadLimits,
+      (userId) => logins.requireVerified(userId),
     ),
     simulcast: new SimulcastService(db, clock, simulcastKeys, {
       allowPrivateTargets: config.simulcast?.allowPrivateTargets ?? false,
     }),
     simulcastKeys,
     objectStore: config.objectStore,
+
     chat: createChatService(db, clock, {
       redisUrl: config.redisUrl,
       chat: config.chat,
       logger: stderrLogger,
     }),
-    moderation: new ModerationService(db, clock, streams),
+    mail,
+    moderation: new ModerationService(db, clock, streams, { mail }),
   };
 }
 

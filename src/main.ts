@@ -43,7 +43,7 @@ const COMMANDS: Record<string, Command> = {
 
 const SERVE_USAGE = [
   'tributary serve [--no-worker] [--no-ingest] [--no-media-jobs]',
-  '  Starts the API with the RTMP ingest (unless --no-ingest), the webhook delivery worker (unless --no-worker)',
+  '  Starts the API with the RTMP ingest (unless --no-ingest), the webhook delivery and mail workers (unless --no-worker)',
   '  and the media jobs that turn uploads into videos (unless --no-media-jobs).',
 ].join('\n');
 

@@ -18,6 +18,9 @@ import { startDeliveryWorker } from './webhooks/delivery/worker-runner.ts';
 import { detectFfmpeg } from './ffmpeg/ffmpeg.ts';
 import { startUploadWorker, type UploadWorker } from './uploads/upload-worker.ts';
 import { checkStorageAtStart } from './storage/open-storage.ts';
+import { MailWorker } from './mail/mail-worker.ts';
+import { consoleTransport, smtpTransport } from './mail/mail-transport.ts';
+import { startAccountUpkeep } from './accounts/account-upkeep.ts';
 import { startMetricsServer, type MetricsServer } from './observability/metrics-server.ts';
 
 export interface ServeOptions {
@@ -83,6 +86,8 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
   let worker: DeliveryWorker | undefined;
   let mediaJobs: UploadWorker | undefined;
   let mediaJobsOff: string | undefined = 'started with --no-media-jobs';
+  let mail: MailWorker | undefined;
+  const upkeep = startAccountUpkeep(runtime.services.logins, logger);
   try {
     ingest = options.ingest
       ? await startIngest({
@@ -94,6 +99,20 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
         })
       : { enabled: false, reason: 'started with --no-ingest', close: async () => undefined };
     worker = options.worker ? await startDeliveryWorker(runtime, logger) : undefined;
+    if (options.worker) {
+      mail = new MailWorker({
+        db: runtime.services.database.db,
+        clock: runtime.services.clock,
+        logger,
+        outbox: runtime.services.mail,
+        transport:
+          config.mail.smtpUrl === undefined
+            ? consoleTransport(logger, tellOperator)
+            : smtpTransport(config.mail.smtpUrl),
+        from: config.mail.from,
+      });
+      mail.start();
+    }
     if (options.mediaJobs !== false) {
       const ffmpeg = await detectFfmpeg(config.ingest.ffmpegPath);
       mediaJobsOff = ffmpeg.available ? undefined : ffmpeg.reason;
@@ -127,9 +146,21 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
     });
     logger.info({ host: config.metrics.host, port: metrics.port }, 'metrics listening');
   }
-  installShutdown(app, runtime, logger, worker, ingest, mediaJobs, async () => {
-    await Promise.all([rateLimits.store.close(), viewers.close(), metrics?.close()]);
-  });
+  installShutdown(
+    app,
+    runtime,
+    logger,
+    worker,
+    ingest,
+    mediaJobs,
+    async () => {
+      await Promise.all([rateLimits.store.close(), viewers.close(), metrics?.close()]);
+    },
+    async () => {
+      upkeep.stop();
+      await mail?.stop();
+    },
+  );
   // Every module the server needs is loaded now: write the compile cache (bin/tributary.js) at
   // once rather than at exit, which a SIGKILL or a crash would skip.
   flushCompileCache();
@@ -149,6 +180,12 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
       ? `RTMP ingest at rtmp://${new URL(config.publicUrl).hostname}:${ingest.rtmpPort}/live (publish with a stream's ingest.stream_key)\n`
       : `Live ingest and media are OFF: ${ingest.reason}\n`,
   );
+  tellOperator(
+    config.mail.smtpUrl === undefined
+      ? 'Mail is printed here, not sent (SMTP_URL is not set), and email verification is OFF\n'
+      : `Mail is sent through ${new URL(config.mail.smtpUrl).host} from ${config.mail.from}; new addresses must be verified\n`,
+  );
+  if (!options.worker) tellOperator('Mail is queued but not sent by this process (--no-worker)\n');
   if (mediaJobsOff !== undefined)
     tellOperator(`Uploads are accepted but not processed here: ${mediaJobsOff}\n`);
   if (demo) {
@@ -216,6 +253,7 @@ function installShutdown(
   ingest: IngestHandle,
   mediaJobs: UploadWorker | undefined,
   closeRateLimits: () => Promise<void>,
+  stopMail: () => Promise<void>,
 ): void {
   let closing = false;
   const shutdown = (signal: NodeJS.Signals) => {
@@ -229,7 +267,7 @@ function installShutdown(
     force.unref();
     // The worker finishes its attempts in flight and records them, leaving nothing claimed.
     // A media job in progress is handed back to the queue, to run again at the next start.
-    Promise.all([app.close(), worker?.stop(), ingest.close(), mediaJobs?.stop()])
+    Promise.all([app.close(), worker?.stop(), ingest.close(), mediaJobs?.stop(), stopMail()])
       .then(() => Promise.all([runtime.close(), closeRateLimits()]))
       .then(() => {
         logger.info('stopped');

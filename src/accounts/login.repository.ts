@@ -1,15 +1,26 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { dialectOf } from '../db/dialect.ts';
+import type { EmailTokenPurpose } from './login.table.ts';
 
 export interface LoginUser {
   id: string;
   name: string;
   email: string | null;
   password_hash: string | null;
+  email_verified_at: number | null;
 }
 
 export async function insertUserWithLogin(
   db: Db,
-  user: { id: string; name: string; email: string; password_hash: string; created_at: number },
+  user: {
+    id: string;
+    name: string;
+    email: string;
+    password_hash: string;
+    created_at: number;
+    email_verified_at: number | null;
+  },
 ): Promise<void> {
   await db.insertInto('users').values(user).execute();
 }
@@ -17,7 +28,7 @@ export async function insertUserWithLogin(
 export async function findLoginByEmail(db: Db, email: string): Promise<LoginUser | undefined> {
   return db
     .selectFrom('users')
-    .select(['id', 'name', 'email', 'password_hash'])
+    .select(['id', 'name', 'email', 'password_hash', 'email_verified_at'])
     .where('email', '=', email)
     .executeTakeFirst();
 }
@@ -25,7 +36,7 @@ export async function findLoginByEmail(db: Db, email: string): Promise<LoginUser
 export async function findLoginById(db: Db, id: string): Promise<LoginUser | undefined> {
   return db
     .selectFrom('users')
-    .select(['id', 'name', 'email', 'password_hash'])
+    .select(['id', 'name', 'email', 'password_hash', 'email_verified_at'])
     .where('id', '=', id)
     .executeTakeFirst();
 }
@@ -33,13 +44,13 @@ export async function findLoginById(db: Db, id: string): Promise<LoginUser | und
 export async function updateLogin(
   db: Db,
   id: string,
-  login: { email?: string; password_hash?: string },
+  login: { email?: string; password_hash?: string; email_verified_at?: number | null },
 ): Promise<boolean> {
   const result = await db.updateTable('users').set(login).where('id', '=', id).executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
 
-export async function countFailures(db: Db, bucket: string, since: number): Promise<number> {
+async function countFailures(db: Db, bucket: string, since: number): Promise<number> {
   const row = await db
     .selectFrom('sign_in_failures')
     .select((eb) => eb.fn.countAll<number | string>().as('count'))
@@ -49,16 +60,44 @@ export async function countFailures(db: Db, bucket: string, since: number): Prom
   return Number(row.count);
 }
 
-/** Records a failure and forgets the bucket's failures older than the window. */
-export async function recordFailure(db: Db, bucket: string, at: number, forgetBefore: number): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+export interface Throttle {
+  bucket: string;
+  limit: number;
+}
+
+/**
+ * Counts an attempt in every bucket before it is made, in one step with the check: false (and
+ * nothing recorded) when a bucket already holds `limit` rows newer than `since`. The rows stay
+ * as failures unless releaseAttempt takes them back. PostgreSQL takes a transaction lock per
+ * bucket (in a fixed order, so two attempts never wait on each other); SQLite runs one writing
+ * transaction at a time anyway. So 25 concurrent attempts against a limit of 10 check 10.
+ */
+export async function reserveAttempt(
+  db: Db,
+  buckets: readonly Throttle[],
+  attemptId: string,
+  now: number,
+  since: number,
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    if (dialectOf(trx) === 'postgres') {
+      for (const bucket of [...new Set(buckets.map((b) => b.bucket))].sort())
+        await sql`select pg_advisory_xact_lock(hashtextextended(${bucket}, 27))`.execute(trx);
+    }
+    for (const { bucket, limit } of buckets) {
+      if ((await countFailures(trx, bucket, since)) >= limit) return false;
+    }
     await trx
-      .deleteFrom('sign_in_failures')
-      .where('bucket', '=', bucket)
-      .where('failed_at', '<=', forgetBefore)
+      .insertInto('sign_in_failures')
+      .values(buckets.map(({ bucket }) => ({ bucket, failed_at: now, attempt_id: attemptId })))
       .execute();
-    await trx.insertInto('sign_in_failures').values({ bucket, failed_at: at }).execute();
+    return true;
   });
+}
+
+/** An attempt that succeeded is not a failure: its reserved rows go. */
+export async function releaseAttempt(db: Db, attemptId: string): Promise<void> {
+  await db.deleteFrom('sign_in_failures').where('attempt_id', '=', attemptId).execute();
 }
 
 export async function clearFailures(db: Db, bucket: string): Promise<void> {
@@ -97,4 +136,113 @@ export async function useSignInLink(db: Db, tokenHash: string, now: number): Pro
     .returning(['user_id'])
     .executeTakeFirst();
   return row?.user_id;
+}
+
+export async function insertEmailToken(
+  db: Db,
+  token: {
+    token_hash: string;
+    user_id: string;
+    purpose: EmailTokenPurpose;
+    email: string;
+    created_at: number;
+    expires_at: number;
+  },
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    // A newer link replaces the older ones of the same purpose.
+    await trx
+      .updateTable('email_tokens')
+      .set({ used_at: token.created_at })
+      .where('user_id', '=', token.user_id)
+      .where('purpose', '=', token.purpose)
+      .where('used_at', 'is', null)
+      .execute();
+    await trx
+      .insertInto('email_tokens')
+      .values({ ...token, used_at: null })
+      .execute();
+  });
+}
+
+export async function findEmailToken(db: Db, tokenHash: string, purpose: EmailTokenPurpose, now: number) {
+  return db
+    .selectFrom('email_tokens')
+    .select(['user_id', 'email'])
+    .where('token_hash', '=', tokenHash)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+}
+
+/** Spends the token: its user and address, or undefined when it was unknown, used or expired. */
+export async function useEmailToken(
+  db: Db,
+  tokenHash: string,
+  purpose: EmailTokenPurpose,
+  now: number,
+): Promise<{ user_id: string; email: string } | undefined> {
+  return db
+    .updateTable('email_tokens')
+    .set({ used_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning(['user_id', 'email'])
+    .executeTakeFirst();
+}
+
+/** Every unused link of this purpose stops working (a password changed: old reset links die). */
+export async function voidEmailTokens(
+  db: Db,
+  userId: string,
+  purpose: EmailTokenPurpose,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('email_tokens')
+    .set({ used_at: now })
+    .where('user_id', '=', userId)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .execute();
+}
+
+export interface Pruned {
+  failures: number;
+  sessions: number;
+  links: number;
+}
+
+/**
+ * Forgets what no longer counts: failures older than the window, sessions past their expiry,
+ * and sign-in and mailed links used or expired more than `linkGraceMs` ago.
+ */
+export async function pruneLogins(
+  db: Db,
+  now: number,
+  failuresBefore: number,
+  linkGraceMs: number,
+): Promise<Pruned> {
+  const failures = await db
+    .deleteFrom('sign_in_failures')
+    .where('failed_at', '<=', failuresBefore)
+    .executeTakeFirst();
+  const sessions = await db.deleteFrom('web_sessions').where('expires_at', '<=', now).executeTakeFirst();
+  const before = now - linkGraceMs;
+  const signInLinks = await db
+    .deleteFrom('sign_in_links')
+    .where((eb) => eb.or([eb('used_at', '<=', before), eb('expires_at', '<=', before)]))
+    .executeTakeFirst();
+  const mailed = await db
+    .deleteFrom('email_tokens')
+    .where((eb) => eb.or([eb('used_at', '<=', before), eb('expires_at', '<=', before)]))
+    .executeTakeFirst();
+  return {
+    failures: Number(failures.numDeletedRows),
+    sessions: Number(sessions.numDeletedRows),
+    links: Number(signInLinks.numDeletedRows) + Number(mailed.numDeletedRows),
+  };
 }

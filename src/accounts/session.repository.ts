@@ -5,10 +5,12 @@ import type { Role } from '../moderation/moderation.table.ts';
 export interface SessionWithUser {
   id: string;
   user_id: string;
+  created_at: number;
   last_seen_at: number;
   expires_at: number;
   name: string;
   email: string | null;
+  email_verified_at: number | null;
   role: Role;
   suspended_at: number | null;
   suspension_reason: string | null;
@@ -21,7 +23,12 @@ export async function insertSession(db: Db, session: WebSessionTable): Promise<v
 }
 
 /** The live session with this id and its user, in one query (every signed-in page runs it). */
-export async function findSession(db: Db, id: string, now: number): Promise<SessionWithUser | undefined> {
+export async function findSession(
+  db: Db,
+  id: string,
+  now: number,
+  startedAfter: number,
+): Promise<SessionWithUser | undefined> {
   return (
     db
       .selectFrom('web_sessions')
@@ -35,10 +42,12 @@ export async function findSession(db: Db, id: string, now: number): Promise<Sess
       .select([
         'web_sessions.id',
         'web_sessions.user_id',
+        'web_sessions.created_at',
         'web_sessions.last_seen_at',
         'web_sessions.expires_at',
         'users.name',
         'users.email',
+        'users.email_verified_at',
         'users.role',
         'users.suspended_at',
         'users.suspension_reason',
@@ -46,6 +55,7 @@ export async function findSession(db: Db, id: string, now: number): Promise<Sess
       ])
       .where('web_sessions.id', '=', id)
       .where('web_sessions.expires_at', '>', now)
+      .where('web_sessions.created_at', '>', startedAfter)
       .executeTakeFirst()
   );
 }

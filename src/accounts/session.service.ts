@@ -1,7 +1,8 @@
 // Server-side sessions for the web app: the cookie holds a random token, the database its
 // SHA-256, so signing out (here or everywhere) ends a session at once and a copy of the table
 // signs nobody in. Expiry slides: a session unused for SESSION_IDLE_MS ends; one in use is
-// extended, at most once per EXTEND_EVERY_MS so a busy page does not write on every request.
+// extended, at most once per EXTEND_EVERY_MS so a busy page does not write on every request,
+// and never past SESSION_MAX_AGE_MS after it started (an absolute lifetime).
 // CSRF tokens are HMACs of what the request is bound to (the session, or a visitor's
 // pre-session cookie), so they need no storage. Knows nothing of HTTP: the cookies, their
 // flags and the CSRF hook are the web app's (src/web/session/).
@@ -13,6 +14,8 @@ import type { WebUser } from './login.service.ts';
 import * as repo from './session.repository.ts';
 
 export const SESSION_IDLE_MS = 14 * 24 * 60 * 60_000;
+/** However much it is used, a session ends this long after it started: sign in again then. */
+export const SESSION_MAX_AGE_MS = 90 * 24 * 60 * 60_000;
 const EXTEND_EVERY_MS = 10 * 60_000;
 const TOKEN_PATTERN = /^[0-9A-Za-z]{32,64}$/;
 
@@ -54,27 +57,26 @@ export class SessionService {
   async resume(token: string): Promise<ActiveSession | undefined> {
     if (!TOKEN_PATTERN.test(token)) return undefined;
     const now = this.clock.now();
-    const row = await repo.findSession(this.db, hashToken(token), now);
+    const row = await repo.findSession(this.db, hashToken(token), now, now - SESSION_MAX_AGE_MS);
     if (!row) return undefined;
     let extendedUntil: number | undefined;
-    if (now - row.last_seen_at >= EXTEND_EVERY_MS) {
-      extendedUntil = now + SESSION_IDLE_MS;
+    const lastPossible = row.created_at + SESSION_MAX_AGE_MS;
+    if (now - row.last_seen_at >= EXTEND_EVERY_MS && row.expires_at < lastPossible) {
+      extendedUntil = Math.min(now + SESSION_IDLE_MS, lastPossible);
       await repo.extendSession(this.db, row.id, now, extendedUntil);
     }
     const suspension =
       row.suspended_at === null ? null : { at: row.suspended_at, reason: row.suspension_reason ?? '' };
-    return {
-      id: row.id,
-      user: {
-        id: row.user_id,
-        name: row.name,
-        email: row.email,
-        role: row.role,
-        suspension,
-        avatarVersion: row.avatar_version,
-      },
-      extendedUntil,
+    const user = {
+      id: row.user_id,
+      name: row.name,
+      email: row.email,
+      emailVerified: row.email === null || row.email_verified_at !== null,
+      role: row.role,
+      suspension,
+      avatarVersion: row.avatar_version,
     };
+    return { id: row.id, user, extendedUntil };
   }
 
   async end(token: string): Promise<void> {

@@ -1,5 +1,6 @@
 // Every table the service reads or writes, in one place for Kysely. Each table's shape
 // lives in its feature folder.
+import type { ColumnType } from 'kysely';
 import type { ApiKeyTable, UserTable } from '../accounts/account.table.ts';
 import type { ChannelKeyTable } from '../channels/channel-key.table.ts';
 import type { EventTable } from '../events/event.table.ts';
@@ -13,6 +14,7 @@ import type { DeliveryAttemptTable, WebhookDeliveryTable, WebhookTable } from '.
 import type { WebhookRecoveryTable } from '../webhooks/recovery.table.ts';
 import type {
   ApiKeyUsageColumns,
+  EmailTokenTable,
   SignInFailureTable,
   SignInLinkTable,
   UserLoginColumns,
@@ -21,6 +23,7 @@ import type { WebSessionTable } from '../accounts/session.table.ts';
 import type { StorageQuotaColumns, UploadTable } from '../uploads/upload.table.ts';
 import type { MediaJobTable } from '../jobs/job.table.ts';
 import type { SimulcastTargetTable } from '../simulcast/simulcast-target.table.ts';
+import type { GoLiveNoticeTable, MailMessageTable } from '../mail/mail.table.ts';
 import type { ProfileColumns, ProfileImageTable } from '../profiles/profile.table.ts';
 import type {
   ChatChannelTable,
@@ -42,7 +45,7 @@ export interface Tables {
   api_keys: ApiKeyTable & ApiKeyUsageColumns;
   streams: StreamTable & TakedownColumns;
   videos: VideoTable & TakedownColumns;
-  subscriptions: SubscriptionTable;
+  subscriptions: SubscriptionTable & { notify_live: ColumnType<number, number | undefined, number> };
   events: EventTable;
   webhooks: WebhookTable;
   webhook_deliveries: WebhookDeliveryTable;
@@ -58,6 +61,9 @@ export interface Tables {
   uploads: UploadTable;
   media_jobs: MediaJobTable;
   simulcast_targets: SimulcastTargetTable;
+  email_tokens: EmailTokenTable;
+  mail_messages: MailMessageTable;
+  go_live_notices: GoLiveNoticeTable;
   profile_images: ProfileImageTable;
   chat_rooms: ChatRoomTable;
   chat_messages: ChatMessageTable;

@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import type { AccountService, Principal } from '../accounts/account.service.ts';
 import type { Clock } from '../shared/clock.ts';
 import { AppError } from '../shared/errors.ts';
+import { clientKey } from '../shared/client-address.ts';
 import type { RateLimitHit, RateLimitStore } from './rate-limit-store.ts';
 
 /**
@@ -122,7 +123,7 @@ export function installAccessControl(app: FastifyInstance, options: AccessOption
           ? `key:${caller.principal.keyId}`
           : caller.kind === 'user'
             ? `user:${caller.userId}`
-            : `ip:${request.ip}`;
+            : `ip:${clientKey(request.ip)}`;
       const now = options.clock.now();
       const hit = options.rateLimits.hit(bucket, now);
       const decide = (counted: RateLimitHit): void => {

@@ -51,6 +51,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   invalid_credentials: 401,
   email_taken: 409,
   signups_closed: 403,
+  email_unverified: 403,
   chat_banned: 403,
   chat_timed_out: 403,
   chat_followers_only: 403,

@@ -27,6 +27,8 @@ export interface AdmissionDeps {
   penalties: PenaltyBox;
   /** Knows which streams are publishing, finishing, or shutting down. */
   lifecycle: Pick<StreamLifecycle, 'closing' | 'state'>;
+  /** Why the creator may not go live yet (an unconfirmed address), or undefined. */
+  unverifiedReason?: ((creatorId: string) => Promise<string | undefined>) | undefined;
   /** A suspended creator's or a taken-down stream's publisher is refused (src/moderation/). */
   moderation?: Pick<ModerationWatch, 'refusal'>;
 }
@@ -88,11 +90,17 @@ export class Admission {
                 target.creatorId,
                 (id) => lifecycle.state(id)?.finishing === true,
               );
-        this.decide(connection, stream, lockedForMs, admitted);
+        this.decide(connection, stream, lockedForMs, admitted, await this.unverified(stream));
       });
       return;
     }
-    this.decide(connection, target?.stream, lockedForMs, admitted);
+    this.decide(connection, target?.stream, lockedForMs, admitted, await this.unverified(target?.stream));
+  }
+
+  private async unverified(stream: StreamRow | undefined): Promise<Refusal | undefined> {
+    if (!stream || !this.deps.unverifiedReason) return undefined;
+    const reason = await this.deps.unverifiedReason(stream.creator_id);
+    return reason === undefined ? undefined : rejected('email_unverified', reason);
   }
 
   /** Runs `step` after the creator's previous channel-key admission has finished. */
@@ -113,6 +121,7 @@ export class Admission {
     stream: StreamRow | undefined,
     lockedForMs: number,
     admitted: (stream: StreamRow) => void,
+    unverified?: Refusal,
   ): void {
     const { penalties } = this.deps;
     if (connection.closed || connection.refusal) {
@@ -120,7 +129,7 @@ export class Admission {
       if (connection.refusal) this.logRefusal(connection, stream, connection.refusal);
       return;
     }
-    const refusal = this.refusal(connection, stream, lockedForMs);
+    const refusal = this.refusal(connection, stream, lockedForMs) ?? unverified;
     if (refusal) {
       if (refusal.reason === 'unknown_key') penalties.recordFailure(connection.remoteAddress);
       this.logRefusal(connection, stream, refusal);

@@ -32,6 +32,8 @@ export interface IngestDeps {
   videos: VideoService;
   /** Channel keys (src/channels/): what a presented key publishes to. */
   channels: ChannelKeyService;
+  /** Why a creator may not go live yet (src/accounts/login.service.ts's unverifiedReason). */
+  unverifiedReason?: ((creatorId: string) => Promise<string | undefined>) | undefined;
   /** Where a channel-key publish looks for the creator's next stream. */
   db: Db;
   /** How far a scheduled stream's scheduled_at may be from now for a channel-key publish to pick it. */
@@ -104,6 +106,7 @@ export class IngestCoordinator {
       moderation: this.moderation,
       streams,
       channels: deps.channels,
+      unverifiedReason: deps.unverifiedReason,
       nextStream: new NextStream({ db: deps.db, streams, clock, windowMs: deps.channelKeyWindowMs }),
       logger,
       penalties: deps.penalties ?? new PenaltyBox({ clock }),

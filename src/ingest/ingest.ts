@@ -1,6 +1,7 @@
 // Live ingest as one unit the server starts beside the HTTP API: the RTMP listener, the
 // packagers it spawns, reconnect windows, recordings, thumbnails and viewer counts. Without a
 // working ffmpeg it stays off and says why; the API runs either way.
+import type { LoginService } from '../accounts/login.service.ts';
 import type { MediaStorage } from '../storage/media-storage.ts';
 import type { Logger } from 'pino';
 import type { ChannelKeyService } from '../channels/channel-key.service.ts';
@@ -33,6 +34,8 @@ export interface IngestOptions {
     database: { db: Db };
     clock: Clock;
     ingestHealth: IngestHealthBoard;
+    /** Refuses creators whose address is not confirmed (absent: nobody is refused for it). */
+    logins?: Pick<LoginService, 'unverifiedReason'>;
     /** MEDIA_STORAGE=s3: the object store (late thumbnails of moved videos go there). */
     objectStore?: MediaStorage | undefined;
   };
@@ -85,6 +88,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestHandle>
     streams: services.streams,
     videos: services.videos,
     channels: services.channels,
+    unverifiedReason: unverifiedReasonOf(services.logins),
     db: services.database.db,
     channelKeyWindowMs: config.ingest.channelKeyWindowHours * 3_600_000,
     clock: services.clock,
@@ -169,4 +173,10 @@ export async function startIngest(options: IngestOptions): Promise<IngestHandle>
       transcode?.budget.close();
     },
   };
+}
+
+function unverifiedReasonOf(
+  logins: Pick<LoginService, 'unverifiedReason'> | undefined,
+): ((creatorId: string) => Promise<string | undefined>) | undefined {
+  return logins && ((creatorId) => logins.unverifiedReason(creatorId));
 }

@@ -46,6 +46,8 @@ export interface JobRunnerOptions {
   pollMs?: number | undefined;
   /** Delays before attempts 2..n. */
   retryDelaysMs?: number[] | undefined;
+  /** What the log calls a job (`media job` unless given; the mail worker's are `mail job`). */
+  label?: string | undefined;
 }
 
 export const DEFAULT_JOB_LEASE_MS = 60_000;
@@ -59,6 +61,9 @@ export class JobRunner {
   private readonly leaseMs: number;
   private readonly pollMs: number;
   private readonly retryDelaysMs: number[];
+  /** Only kinds this runner has a handler for are claimed: several runners share the table. */
+  private readonly kinds: string[];
+  private readonly label: string;
   private stopped = false;
   private loop: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
@@ -72,6 +77,8 @@ export class JobRunner {
     this.leaseMs = options.leaseMs ?? DEFAULT_JOB_LEASE_MS;
     this.pollMs = options.pollMs ?? 1000;
     this.retryDelaysMs = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+    this.kinds = [...this.handlers.keys()];
+    this.label = options.label ?? 'media job';
   }
 
   start(): void {
@@ -99,7 +106,13 @@ export class JobRunner {
   async runOnce(jobId?: string): Promise<boolean> {
     const token = randomUUID();
     const now = this.clock.now();
-    const job = await claimJob(this.db, { now, leaseUntil: now + this.leaseMs, leaseToken: token, jobId });
+    const job = await claimJob(this.db, {
+      now,
+      leaseUntil: now + this.leaseMs,
+      leaseToken: token,
+      jobId,
+      kinds: this.kinds,
+    });
     if (!job) return false;
     await this.execute(job, token);
     return true;
@@ -121,7 +134,7 @@ export class JobRunner {
   private async idle(): Promise<void> {
     let wait = this.pollMs;
     try {
-      const due = await nextDueAt(this.db);
+      const due = await nextDueAt(this.db, this.kinds);
       if (due !== undefined) wait = Math.max(0, Math.min(wait, due - this.clock.now()));
     } catch {
       // The claim that follows reports a database that is down.
@@ -157,10 +170,10 @@ export class JobRunner {
       if (!handler)
         throw new PermanentJobError('unknown_job', `No handler for media jobs of kind ${job.kind}.`);
       // Which process took which job, for an operator running several workers.
-      this.logger.info(fields, 'media job started');
+      this.logger.info(fields, `${this.label} started`);
       await handler.run(job, { signal: controller.signal, attempt: job.attempts });
       await settleJob(this.db, { id: job.id, token, status: 'done', now: this.clock.now() });
-      this.logger.info(fields, 'media job done');
+      this.logger.info(fields, `${this.label} done`);
     } catch (error) {
       await this.settleFailure(job, token, handler, error, controller.signal.aborted && this.stopped);
     } finally {

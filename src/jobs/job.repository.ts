@@ -66,6 +66,8 @@ export interface ClaimRequest {
   leaseToken: string;
   /** Only this job (the CLI's import runs its own); any due job when absent. */
   jobId?: string | undefined;
+  /** Only jobs of these kinds (a runner claims what it has handlers for). */
+  kinds?: readonly string[] | undefined;
 }
 
 /**
@@ -85,6 +87,7 @@ export async function claimJob(db: Db, request: ClaimRequest): Promise<MediaJobR
     .orderBy('run_after', 'asc')
     .limit(1);
   if (request.jobId !== undefined) due = due.where('id', '=', request.jobId);
+  if (request.kinds !== undefined) due = due.where('kind', 'in', request.kinds);
   if (dialectOf(db) === 'postgres') due = due.forUpdate().skipLocked();
   return db
     .updateTable('media_jobs')
@@ -150,11 +153,12 @@ export async function findJob(db: Db, kind: string, subjectId: string): Promise<
 }
 
 /** When the next pending job falls due (the runner sleeps until then), or undefined. */
-export async function nextDueAt(db: Db): Promise<number | undefined> {
-  const row = await db
+export async function nextDueAt(db: Db, kinds?: readonly string[]): Promise<number | undefined> {
+  let query = db
     .selectFrom('media_jobs')
     .select(sql<number>`min(case when status = 'pending' then run_after else locked_until end)`.as('at'))
-    .where('status', 'in', ['pending', 'running'])
-    .executeTakeFirst();
+    .where('status', 'in', ['pending', 'running']);
+  if (kinds !== undefined) query = query.where('kind', 'in', kinds);
+  const row = await query.executeTakeFirst();
   return row?.at ?? undefined;
 }

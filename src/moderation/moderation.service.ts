@@ -20,6 +20,7 @@ import type { Clock } from '../shared/clock.ts';
 import { AppError, invalidParameter, isStateConflict, notFound } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import type { StreamService } from '../streams/stream.service.ts';
+import type { MailOutbox } from '../mail/mail-outbox.ts';
 import * as repo from './moderation.repository.ts';
 import type {
   AuditAction,
@@ -45,13 +46,17 @@ export const CLI_ACTOR: Actor = { id: null, name: 'cli' };
 /** What the creator is told of an action on their account or content. */
 export interface CreatorNotice {
   userId: string;
+  name: string;
   email: string | null;
   subject: string;
+  /** Paragraphs, blank-line separated. */
   text: string;
 }
 
 export interface ModerationOptions {
-  /** Where creator notices go until the mail outbox takes them (a log line by default). */
+  /** Where notices are mailed (the `account-notice` template), in the action's transaction. */
+  mail?: Pick<MailOutbox, 'enqueue'>;
+  /** The server's log: each notice is also a line there (nothing by default). */
   log?: (fields: Record<string, unknown>, message: string) => void;
 }
 
@@ -59,14 +64,14 @@ export class ModerationService {
   private readonly db: Db;
   private readonly clock: Clock;
   private readonly streams: StreamService;
+  private readonly mail: Pick<MailOutbox, 'enqueue'> | undefined;
   private log: (fields: Record<string, unknown>, message: string) => void;
-  /** The last notices, newest last (tests read them; bounded). */
-  readonly recentNotices: CreatorNotice[] = [];
 
   constructor(db: Db, clock: Clock, streams: StreamService, options: ModerationOptions = {}) {
     this.db = db;
     this.clock = clock;
     this.streams = streams;
+    this.mail = options.mail;
     this.log = options.log ?? (() => undefined);
   }
 
@@ -135,14 +140,15 @@ export class ModerationService {
         { status: 'actioned', at: now, by: actor.id, what: 'suspend' },
       );
       await this.audit(trx, actor, 'user.suspend', 'user', userId, why);
+      await this.tellCreator(trx, {
+        userId,
+        name: user.name,
+        email: user.email,
+        subject: 'Your account has been suspended',
+        text: `An operator suspended your account. Your streams and videos are no longer shown, and your API keys no longer work.\n\nReason: ${why}`,
+      });
     });
     await this.endLiveStreams(await repo.liveStreamIds(this.db, userId));
-    this.tellCreator({
-      userId,
-      email: user.email,
-      subject: 'Your account has been suspended',
-      text: `An operator suspended your account. Your streams and videos are no longer shown, and your API keys no longer work.\n\nReason: ${why}`,
-    });
   }
 
   async reinstate(actor: Actor, userId: string, reason: string): Promise<void> {
@@ -154,12 +160,13 @@ export class ModerationService {
         throw new AppError('state_conflict', `${user.name} is not suspended.`);
       }
       await this.audit(trx, actor, 'user.reinstate', 'user', userId, why);
-    });
-    this.tellCreator({
-      userId,
-      email: user.email,
-      subject: 'Your account has been reinstated',
-      text: `An operator reinstated your account: your content is shown again and your API keys work again.\n\nReason: ${why}`,
+      await this.tellCreator(trx, {
+        userId,
+        name: user.name,
+        email: user.email,
+        subject: 'Your account has been reinstated',
+        text: `An operator reinstated your account: your content is shown again and your API keys work again.\n\nReason: ${why}`,
+      });
     });
   }
 
@@ -194,15 +201,16 @@ export class ModerationService {
         { status: 'actioned', at: now, by: actor.id, what: 'takedown' },
       );
       await this.audit(trx, actor, `${kind}.takedown`, kind, id, why);
+      const creator = await repo.findUserStanding(trx, item.creator_id);
+      await this.tellCreator(trx, {
+        userId: item.creator_id,
+        name: creator?.name ?? '',
+        email: creator?.email ?? null,
+        subject: `Your ${kind} "${item.title}" has been taken down`,
+        text: `An operator took down your ${kind} "${item.title}" (${id}); it is no longer shown.\n\nReason: ${why}`,
+      });
     });
     if (kind === 'stream' && item.status === 'live') await this.endLiveStreams([id]);
-    const creator = await repo.findUserStanding(this.db, item.creator_id);
-    this.tellCreator({
-      userId: item.creator_id,
-      email: creator?.email ?? null,
-      subject: `Your ${kind} "${item.title}" has been taken down`,
-      text: `An operator took down your ${kind} "${item.title}" (${id}); it is no longer shown.\n\nReason: ${why}`,
-    });
   }
 
   async restore(actor: Actor, kind: repo.ContentKind, id: string, reason: string): Promise<void> {
@@ -213,13 +221,14 @@ export class ModerationService {
         throw new AppError('state_conflict', `This ${kind} is not taken down.`);
       }
       await this.audit(trx, actor, `${kind}.restore`, kind, id, why);
-    });
-    const creator = await repo.findUserStanding(this.db, item.creator_id);
-    this.tellCreator({
-      userId: item.creator_id,
-      email: creator?.email ?? null,
-      subject: `Your ${kind} "${item.title}" has been restored`,
-      text: `An operator restored your ${kind} "${item.title}" (${id}).\n\nReason: ${why}`,
+      const creator = await repo.findUserStanding(trx, item.creator_id);
+      await this.tellCreator(trx, {
+        userId: item.creator_id,
+        name: creator?.name ?? '',
+        email: creator?.email ?? null,
+        subject: `Your ${kind} "${item.title}" has been restored`,
+        text: `An operator restored your ${kind} "${item.title}" (${id}).\n\nReason: ${why}`,
+      });
     });
   }
 
@@ -317,15 +326,21 @@ export class ModerationService {
   }
 
   /**
-   * Tells a creator what an operator did and why. The mail outbox (another branch) takes this
-   * over; until then the notice is a log line.
+   * Tells a creator what an operator did and why: a mail queued in the action's transaction (so
+   * the action and its notice stand or fall together), and a log line. An account without an
+   * address (made by the CLI) has the log line only.
    */
-  tellCreator(notice: CreatorNotice): void {
-    this.recentNotices.push(notice);
-    if (this.recentNotices.length > 100) this.recentNotices.shift();
+  private async tellCreator(trx: Db, notice: CreatorNotice): Promise<void> {
     this.log(
       { userId: notice.userId, to: notice.email, subject: notice.subject },
       `creator notice: ${notice.text}`,
+    );
+    if (notice.email === null || !this.mail) return;
+    await this.mail.enqueue(
+      'account-notice',
+      notice.email,
+      { name: notice.name, subject: notice.subject, paragraphs: notice.text.split('\n\n') },
+      { db: trx },
     );
   }
 

@@ -1,7 +1,11 @@
 // What a visitor typed, as the words a search looks for. Only runs of letters, digits and
 // combining marks are kept, so nothing a visitor types reaches FTS5's or to_tsquery's syntax
-// (quotes, operators, column filters, NEAR, parentheses): each word becomes a quoted prefix
-// term the repository writes itself. Every word must match (AND), as a prefix.
+// (quotes, operators, column filters, NEAR, parentheses): each word becomes a quoted term the
+// repository writes itself. Every word must match (AND): the last as a prefix (the word being
+// typed: "speed" finds "speedrun"), the others whole. A prefix term of a word most documents
+// hold makes FTS5 merge its whole doclist before the first row (about 28 ms at 210,000
+// documents against 2 ms for the whole word, which it reads newest first and stops at 200), so
+// only the last word pays for it.
 
 /** Longer input is refused (the page says so) rather than searched in part. */
 export const MAX_QUERY_LENGTH = 200;
@@ -21,12 +25,12 @@ export function searchTerms(text: string): string[] {
   return terms;
 }
 
-/** FTS5: `"word"*` for each term, all of them required. */
+/** FTS5: `"word"` for each term but the last, `"word"*` for the last, all of them required. */
 export function fts5Query(terms: readonly string[]): string {
-  return terms.map((term) => `"${term}"*`).join(' AND ');
+  return terms.map((term, i) => (i === terms.length - 1 ? `"${term}"*` : `"${term}"`)).join(' AND ');
 }
 
-/** PostgreSQL to_tsquery: `'word':*` for each term, all of them required. */
+/** PostgreSQL to_tsquery: `'word'` for each term but the last, `'word':*` for the last. */
 export function tsQuery(terms: readonly string[]): string {
-  return terms.map((term) => `'${term}':*`).join(' & ');
+  return terms.map((term, i) => (i === terms.length - 1 ? `'${term}':*` : `'${term}'`)).join(' & ');
 }

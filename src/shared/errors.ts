@@ -46,6 +46,8 @@ export type ErrorCode =
   | 'invalid_credentials'
   | 'email_taken'
   | 'signups_closed'
+  // Accounts whose address is not confirmed yet (mail configured, src/mail/).
+  | 'email_unverified'
   // Sharing (src/web/share/): oEmbed in a format other than JSON.
   | 'format_not_implemented'
   // Profiles (src/profiles/): an upload that is not an image we take.

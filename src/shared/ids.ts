@@ -16,6 +16,8 @@ export type IdPrefix =
   | 'upl'
   | 'job'
   | 'sim'
+  | 'att'
+  | 'msg'
   | 'chm'
   | 'mod'
   | 'rpt'

@@ -2,11 +2,19 @@
 // the API, the events and the media server agree.
 export class PublicUrls {
   private readonly base: string;
+  /** PUBLIC_URL without a trailing slash. */
+  readonly publicUrl: string;
   /** Where streaming software publishes: the public host on the RTMP port. */
   readonly rtmpIngest: string;
   constructor(publicUrl: string, rtmpPort: number) {
     this.base = publicUrl.replace(/\/+$/, '');
+    this.publicUrl = this.base;
     this.rtmpIngest = `rtmp://${new URL(this.base).hostname}:${rtmpPort}/live`;
+  }
+
+  /** A page of the site: `path` starts with `/`. */
+  page(path: string): string {
+    return `${this.base}${path}`;
   }
 
   streamPage(id: string): string {

@@ -42,7 +42,8 @@ export function deriveKey(
     | 'web-csrf'
     | 'upload-urls'
     | 'simulcast-keys'
-    | 'web-flash',
+    | 'web-flash'
+    | 'mail-unsubscribe',
 ): Buffer {
   return Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), `tributary:${purpose}`, 32));
 }

@@ -1,4 +1,6 @@
 import type { Principal } from '../accounts/account.service.ts';
+import { GO_LIVE_MAIL_JOB } from '../jobs/job-kinds.ts';
+import { enqueueJob } from '../jobs/job.repository.ts';
 import type { Db } from '../db/database.ts';
 import { recordEvent } from '../events/outbox.ts';
 import type { KeysetPosition } from '../db/keyset.ts';
@@ -313,6 +315,9 @@ export class StreamService {
         at: now,
         data: toStreamDetail(updated, this.urls),
       });
+      // Subscribers are mailed by a job (src/mail/go-live.ts): going live waits for one row.
+      if (eventType === 'stream.started')
+        await enqueueJob(trx, { kind: GO_LIVE_MAIL_JOB, subjectId: id, maxAttempts: 5, now });
       return updated;
     });
   }

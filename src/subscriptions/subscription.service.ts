@@ -88,6 +88,30 @@ export class SubscriptionService {
     });
   }
 
+  /** Whether the viewer's active subscription mails them when the channel goes live (undefined: none). */
+  async notifiesLive(viewerId: string, creatorId: string): Promise<boolean | undefined> {
+    const row = await this.db
+      .selectFrom('subscriptions')
+      .select('notify_live')
+      .where('creator_id', '=', creatorId)
+      .where('viewer_id', '=', viewerId)
+      .where('status', '=', 'active')
+      .executeTakeFirst();
+    return row && row.notify_live === 1;
+  }
+
+  /** Turns the go-live mails of the viewer's active subscription on or off; false without one. */
+  async setNotifiesLive(viewerId: string, creatorId: string, on: boolean): Promise<boolean> {
+    const result = await this.db
+      .updateTable('subscriptions')
+      .set({ notify_live: on ? 1 : 0 })
+      .where('creator_id', '=', creatorId)
+      .where('viewer_id', '=', viewerId)
+      .where('status', '=', 'active')
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
   async isSubscribed(viewerId: string, creatorId: string): Promise<boolean> {
     return (await repo.findActiveSubscription(this.db, viewerId, creatorId)) !== undefined;
   }

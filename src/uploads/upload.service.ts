@@ -51,7 +51,18 @@ export class UploadService {
   /** Hears that a job was queued in this process (the runner looks at once). */
   onJobQueued: () => void = () => undefined;
 
-  constructor(db: Db, clock: Clock, files: UploadFiles, urls: UploadUrls, limits: UploadLimits) {
+  /** Refuses a creator who may not publish yet (an unconfirmed address: email_unverified). */
+  private readonly mayPublish: (userId: string) => Promise<void>;
+
+  constructor(
+    db: Db,
+    clock: Clock,
+    files: UploadFiles,
+    urls: UploadUrls,
+    limits: UploadLimits,
+    mayPublish: (userId: string) => Promise<void> = () => Promise.resolve(),
+  ) {
+    this.mayPublish = mayPublish;
     this.db = db;
     this.clock = clock;
     this.files = files;
@@ -64,6 +75,7 @@ export class UploadService {
   }
 
   async create(input: CreateUploadInput): Promise<UploadRow> {
+    await this.mayPublish(input.creatorId);
     const details = checkDetails(input);
     if (!Number.isSafeInteger(input.size) || input.size < 1) {
       throw invalidParameter('size', 'The size must be the file’s length in bytes, at least 1.');

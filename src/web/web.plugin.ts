@@ -4,6 +4,7 @@
 // registered inside it; assets are served beside it. An error outside its routes (an address
 // that matches no route) is a page too when a browser asked for one (errorPages, wired by
 // src/app.ts); API clients get the JSON envelope.
+import { mailLinkRoutes } from './auth/mail-links.routes.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../container.ts';
 import {
@@ -83,6 +84,7 @@ export function webPlugin(
       const options = { services, flash: flashCookies(services.webFlash, services.clock, publicOrigin) };
       await pages.register(authRoutes, { ...options, cookies });
       await pages.register(accountRoutes, options);
+      await pages.register(mailLinkRoutes, { ...options, cookies });
       await pages.register(profileRoutes, options);
       await pages.register(keysRoutes, options);
       await pages.register(dashboardRoutes, options);

@@ -187,7 +187,8 @@ const PUBLIC_ROUTES = [
  * Routes whose URL is itself the credential: a tus upload's signed URL (src/uploads/). They
  * take no key, change only the upload they name, and refuse every URL they did not sign.
  */
-const CAPABILITY_ROUTES = ['/uploads/:token'];
+// Their token is the credential: an upload URL, a go-live mail's one-click unsubscribe (RFC 8058).
+const CAPABILITY_ROUTES = ['/uploads/:token', '/unsubscribe/:token'];
 
 /** `%76` or `%6D`/`%6d`: a character as a percent-escape, its hex letters in the case asked for. */
 function escape(char: string, upper: boolean): string {

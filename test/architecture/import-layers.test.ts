@@ -15,7 +15,7 @@ const LAYERS: string[][] = [
   ['metrics'],
   ['db', 'hls', 'rtmp', 'storage'],
   ['ffmpeg', 'events', 'jobs', 'http', 'accounts'],
-  ['transcode', 'streams', 'idempotency', 'webhooks', 'subscriptions', 'profiles'],
+  ['transcode', 'streams', 'idempotency', 'webhooks', 'subscriptions', 'mail', 'profiles'],
   ['videos', 'channels'],
   ['media', 'moderation'],
   ['live', 'viewers', 'uploads', 'catalogue', 'chat'],

@@ -28,6 +28,13 @@ import { viewersPlugin } from '../../src/viewers/viewers.plugin.ts';
 import { systemClock, type Clock } from '../../src/shared/clock.ts';
 import { DeliveryWorker, type DeliveryWorkerOptions } from '../../src/webhooks/delivery/worker.ts';
 import { startUploadWorker, type UploadWorker } from '../../src/uploads/upload-worker.ts';
+import { MailWorker, type MailWorkerOptions } from '../../src/mail/mail-worker.ts';
+import {
+  consoleTransport,
+  smtpTransport,
+  type MailTransport,
+  type SmtpTimeouts,
+} from '../../src/mail/mail-transport.ts';
 import { TestClock } from './clock.ts';
 import { createTestDatabase, type TestDatabase } from './databases.ts';
 import { testCa } from './test-ca.ts';
@@ -95,6 +102,8 @@ export interface TestAppOptions {
   databaseLog?: LogConfig;
   /** SIGNUPS (open unless given). */
   signups?: 'open' | 'closed';
+  /** SIGNUPS_PER_ADDRESS_PER_HOUR: 10,000 unless given (tests sign many people up from loopback). */
+  signupsPerHour?: number;
   /** PUBLIC_URL when there is no media (`http://media.test` unless given). */
   publicUrl?: string;
   /** scrypt's cost for passwords: TEST_PASSWORD_COST (cheap) unless given. */
@@ -117,6 +126,18 @@ export interface TestAppOptions {
   objectStore?: MediaStorage;
   /** Delays before a video.store job's retries (with `objectStore`). */
   storeRetryDelaysMs?: number[];
+  /**
+   * Outgoing mail: SMTP_URL (verification is then on) and the in-process mail worker sending
+   * through it (short timeouts and retries unless told), or a transport of the test's own.
+   */
+  mail?: {
+    smtpUrl?: string;
+    transport?: MailTransport;
+    worker?: Partial<Omit<MailWorkerOptions, 'db' | 'clock' | 'logger' | 'outbox' | 'transport' | 'from'>>;
+    timeouts?: SmtpTimeouts;
+    /** Runs no worker: the test sends nothing, or runs one itself. */
+    noWorker?: boolean;
+  };
   /** The chat's settings (src/config.ts's ChatConfig) and its slow-reader bound in bytes. */
   chat?: Partial<ChatConfig> & { sendBufferLimit?: number };
 }
@@ -163,6 +184,7 @@ export interface TestAppParts {
   uploadWorker: UploadWorker | undefined;
   rtmpPort: number;
   logs: string[];
+  mailWorker?: MailWorker | undefined;
 }
 
 export class TestApp {
@@ -180,6 +202,8 @@ export class TestApp {
   readonly worker: DeliveryWorker | undefined;
   /** The media job runner for uploads, when asked for. */
   readonly uploadWorker: UploadWorker | undefined;
+  /** The in-process mail worker, with `mail`. */
+  readonly mailWorker: MailWorker | undefined;
   private readonly ingestHandle: IngestHandle | undefined;
   /** The port stream URLs name (the RTMP listener's with media, else a placeholder). */
   readonly rtmpPort: number;
@@ -197,6 +221,7 @@ export class TestApp {
     this.secretKey = parts.secretKey;
     this.worker = parts.worker;
     this.uploadWorker = parts.uploadWorker;
+    this.mailWorker = parts.mailWorker;
     this.ingestHandle = parts.ingest;
     this.rtmpPort = parts.rtmpPort;
     this.logs = parts.logs;
@@ -377,11 +402,13 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
       ingest: ingestConfig,
       webhooks: config,
       signups: options.signups ?? 'open',
+      signupsPerHour: options.signupsPerHour ?? 10_000,
       passwordCost: options.passwordCost ?? TEST_PASSWORD_COST,
       ...(options.uploads ? { uploads: options.uploads } : {}),
       // Destinations on loopback (the tests' own receivers) are allowed, as webhooks' are.
       simulcast: { allowPrivateTargets: options.simulcastPrivateTargets ?? true },
       objectStore: options.objectStore,
+      mail: { smtpUrl: options.mail?.smtpUrl },
       ...(options.chat ? { chat: options.chat } : {}),
     },
     handle,
@@ -473,7 +500,33 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
     uploadWorker = started;
   }
 
+  let mailWorker: MailWorker | undefined;
+  if (options.mail && options.mail.noWorker !== true) {
+    const transport =
+      options.mail.transport ??
+      (options.mail.smtpUrl === undefined
+        ? consoleTransport(logger ?? createLogger('silent'), () => undefined)
+        : smtpTransport(options.mail.smtpUrl, {
+            timeouts: options.mail.timeouts ?? { connectMs: 2000, socketMs: 3000 },
+          }));
+    const started = new MailWorker({
+      db: handle.db,
+      clock,
+      logger: logger ?? createLogger('silent'),
+      outbox: services.mail,
+      transport,
+      from: 'Tributary <no-reply@tributary.test>',
+      retryDelaysMs: [200, 400],
+      pollMs: 100,
+      ...options.mail.worker,
+    });
+    started.start();
+    stops.push(() => started.stop());
+    mailWorker = started;
+  }
+
   return new TestApp({
+    mailWorker,
     app,
     services,
     handle,

@@ -115,7 +115,12 @@ export async function signInBrowser(
     await page.goto(`${new URL(baseUrl).origin}/sign-in?next=/account`);
     await page.getByLabel('Email').fill(input.email);
     await page.getByLabel('Password').fill(input.password);
-    await Promise.all([page.waitForURL(/\/account$/), page.getByRole('button', { name: 'Sign in' }).click()]);
+    // The path, not the whole URL: /sign-in?next=/account already ends in /account, and closing the
+    // page while the form's POST and redirect are under way could hang Chromium's close for ever.
+    await Promise.all([
+      page.waitForURL((url) => url.pathname === '/account'),
+      page.getByRole('button', { name: 'Sign in' }).click(),
+    ]);
   } finally {
     await page.close();
   }

@@ -136,6 +136,12 @@ test('the endpoint answers only with its token, on its own port; requests and re
     (await server.request('GET', '/v1/streams/str_missing', { key: account.writeKey })).status,
     404,
   );
+  // A path no route matches is counted under `unmatched`, never under its own path.
+  assert.equal(
+    (await server.request('GET', '/v1/nothing-here/str_0123456789abcdefghijkl', { key: account.writeKey }))
+      .status,
+    404,
+  );
   // The per-key limit (30 a minute) refuses some of 40 reads.
   let refused = 0;
   for (let i = 0; i < 40; i++) {
@@ -148,6 +154,12 @@ test('the endpoint answers only with its token, on its own port; requests and re
     value(samples, 'tributary_http_requests_total', { ...route, status });
   assert.equal(counted(after, '200') - counted(before, '200'), 3 + 40 - refused);
   assert.equal(counted(after, '404') - counted(before, '404'), 1);
+  assert.equal(
+    value(after, 'tributary_http_requests_total', { route: 'unmatched', method: 'GET', status: '404' }) -
+      value(before, 'tributary_http_requests_total', { route: 'unmatched', method: 'GET', status: '404' }),
+    1,
+    'the unknown path is counted, as unmatched',
+  );
   assert.equal(
     after.some((s) => Object.values(s.labels).some((label) => label.includes('nothing-here'))),
     false,

@@ -8,15 +8,12 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { findJob } from '../../src/jobs/job.repository.ts';
 import { videoPrefix } from '../../src/storage/media-keys.ts';
 import { VIDEO_STORE_JOB } from '../../src/videos/video.service.ts';
-import { freePort } from '../helpers/app.ts';
-import { launchBrowser, waitUntilPlaying } from '../helpers/media-browser.ts';
-import { NGINX_BIN, startEdge } from '../deploy/nginx.ts';
+import { edgeCacheStatuses, playsOnEveryHost, startEdgeFor } from '../helpers/edge-playback.ts';
 import { startMediaServer } from '../helpers/media-server.ts';
 import { countVideoFrames, pushTestPattern, waitFor } from '../helpers/media-tools.ts';
 import { SKIP_WITHOUT_RADOSGW, useObjectStore } from '../helpers/object-store.ts';
@@ -129,48 +126,24 @@ test(
 
     // Through the tested nginx edge (deploy/nginx-edge.conf) too: the second fetch is its cache's.
     const hosts = [server.origin];
-    if (NGINX_BIN !== undefined) {
-      const edgeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-edge-store-'));
-      t.after(() => {
-        fs.rmSync(edgeDir, { recursive: true, force: true });
-      });
-      const edge = await startEdge({
-        dir: edgeDir,
-        listenPort: await freePort(),
-        originPort: Number(new URL(server.origin).port),
-      });
-      t.after(() => edge.stop());
+    const edge = await startEdgeFor(t, server.origin);
+    if (edge !== undefined) {
       const segment = [...localDigests.keys()].find((file) => file.endsWith('.ts')) ?? '';
-      const cacheStatus: (string | null)[] = [];
-      for (let fetchNo = 0; fetchNo < 2; fetchNo++) {
-        const response = await fetch(`${edge.url}/media/videos/${videoId}/${segment}`);
-        assert.equal(response.status, 200);
-        assert.equal(sha256(new Uint8Array(await response.arrayBuffer())), localDigests.get(segment));
-        cacheStatus.push(response.headers.get('x-cache-status'));
-      }
       assert.deepEqual(
-        cacheStatus,
+        await edgeCacheStatuses(`${edge}/media/videos/${videoId}/${segment}`),
         ['MISS', 'HIT'],
         'the edge caches what the origin proxied from the store',
       );
+      const response = await fetch(`${edge}/media/videos/${videoId}/${segment}`);
+      assert.equal(sha256(new Uint8Array(await response.arrayBuffer())), localDigests.get(segment));
       assert.ok(
-        (await countVideoFrames(`${edge.url}/media/videos/${videoId}/index.m3u8`)) > 25,
+        (await countVideoFrames(`${edge}/media/videos/${videoId}/index.m3u8`)) > 25,
         'ffmpeg decodes it through the edge',
       );
-      hosts.push(edge.url);
+      hosts.push(edge);
     }
 
     // Chromium's hls.js plays the watch page from the store, through the origin and the edge.
-    const browser = await launchBrowser(t);
-    for (const host of hosts) {
-      const tab = await browser.newPage();
-      const errors: string[] = [];
-      tab.on('pageerror', (error) => errors.push(error.message));
-      const opened = await tab.goto(`${host}/watch/${videoId}`);
-      assert.equal(opened?.status(), 200, host);
-      await waitUntilPlaying(tab, 2);
-      assert.deepEqual(errors, [], host);
-      await tab.close();
-    }
+    await playsOnEveryHost(t, hosts, videoId);
   },
 );

@@ -4,7 +4,8 @@
 // out, and the video is published, playable, with every rendition. Real processes, a real
 // SQLite file shared by all three, real ffmpeg. Run twice: with media on local disk, and with
 // MEDIA_STORAGE=s3 on a real Ceph RADOS Gateway, where the workers then move the video to the
-// bucket (its video.store job) and the API serves it from there.
+// bucket (its video.store job) and the API serves it from there: Chromium plays it through the
+// origin and through the nginx edge of deploy/nginx-edge.conf.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,6 +15,7 @@ import { test, type TestContext } from 'node:test';
 import { promisify } from 'node:util';
 import { openDatabase } from '../../src/db/database.ts';
 import { freePort } from '../helpers/app.ts';
+import { edgeCacheStatuses, playsOnEveryHost, startEdgeFor } from '../helpers/edge-playback.ts';
 import { SKIP_WITHOUT_OBJECT_STORE, useObjectStore } from '../helpers/object-store.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { startService, tributaryCli, waitUntilReady, type ServiceProcess } from '../scale/processes.ts';
@@ -192,6 +194,17 @@ async function twoWorkers(t: TestContext, storage: 'local' | 's3'): Promise<void
     const bytes = await fetch(new URL(segment, `${base}360p.m3u8`));
     assert.equal(bytes.status, 200);
     assert.ok((await bytes.arrayBuffer()).byteLength > 1000);
+
+    // A viewer plays it from the store in Chromium, through the origin and through the nginx
+    // edge, which caches what the origin proxied.
+    const hosts = [origin];
+    const edge = await startEdgeFor(t, origin);
+    if (edge !== undefined) {
+      const segmentPath = new URL(segment, `${base}360p.m3u8`).pathname;
+      assert.deepEqual(await edgeCacheStatuses(`${edge}${segmentPath}`), ['MISS', 'HIT']);
+      hosts.push(edge);
+    }
+    await playsOnEveryHost(t, hosts, uploaded.video_id);
   }
 
   // The surviving worker stops cleanly on SIGTERM.

@@ -16,7 +16,7 @@ import type { Page } from 'playwright-core';
 import { systemClock } from '../../src/shared/clock.ts';
 import { parseLadder, type TranscodeConfig } from '../../src/transcode/ladder.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { launchBrowser, waitUntilPlaying } from '../helpers/media-browser.ts';
+import { launchBrowser, waitForText, waitUntilPlaying } from '../helpers/media-browser.ts';
 import { pushTestPattern } from '../helpers/media-tools.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { screenshotBothWidths, screenshotFolder } from '../helpers/web-browser.ts';
@@ -163,7 +163,8 @@ test('quality menu, shortcuts, theatre, full screen, Share, latency and the embe
   await page.locator('#title').click();
   await page.keyboard.press('k');
   await page.waitForFunction(() => (globalThis as any).document.querySelector('#player').paused);
-  assert.equal((await playerState(page)).announced, 'Paused');
+  // The element's pause event, which the announcement follows, is queued after paused is set.
+  await waitForText(page, '#player-status', 'Paused');
   await page.keyboard.press(' ');
   await page.waitForFunction(() => !(globalThis as any).document.querySelector('#player').paused);
   const mutedBefore = (await playerState(page)).muted;

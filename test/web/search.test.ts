@@ -1,6 +1,6 @@
 // Search and the following feed over real HTTP on both databases: /search finds streams,
-// videos and channels by title, description, tags and creator name (word prefixes, every word
-// required), never what a visitor may not see; tabs count, pages page; the index follows
+// videos and channels by title, description, tags and creator name (every word required, the
+// last as a prefix), never what a visitor may not see; tabs count, pages page; the index follows
 // every write (API edits, a creator's new name, privacy, a stream ending); any text at all is a
 // page and never a 500. The home page heads a signed-in viewer's with the live streams and
 // newest videos of the channels they subscribe to.
@@ -106,6 +106,13 @@ for (const dialect of DIALECTS) {
       linked(both).filter((id) => id.startsWith('vid_')),
       [seeded.byTitle],
     );
+    // Only the last word is a prefix (the word being typed); earlier words are whole words.
+    const typing = await page(visitor, '/search?q=zephyrine+reco');
+    assert.deepEqual(
+      linked(typing).filter((id) => id.startsWith('vid_')),
+      [seeded.byTitle],
+    );
+    assert.match(await page(visitor, '/search?q=zeph+record'), /Nothing matches “zeph record”/);
     const byCreator = await page(visitor, '/search?q=quasar');
     assert.ok(byCreator.includes(`href="/watch/${seeded.adaVideo}"`), "the creator's video");
     assert.ok(byCreator.includes(`href="/channels/${seeded.ada.userId}"`), 'the channel');

@@ -13,6 +13,7 @@ import * as viewerSamples from './2026-11-23-060-viewer-samples.ts';
 import * as uploads from './2026-11-26-001-uploads.ts';
 import * as simulcast from './2026-11-26-002-simulcast.ts';
 import * as videoMediaLocation from './2026-11-26-003-video-media-location.ts';
+import * as accountMail from './2026-11-26-050-account-mail.ts';
 import * as derivedStreamKeys from './2026-11-26-060-derived-stream-keys.ts';
 import * as profiles from './2026-11-26-030-profiles.ts';
 import * as search from './2026-11-26-020-search.ts';
@@ -37,6 +38,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26-001-uploads': uploads,
   '2026-11-26-002-simulcast': simulcast,
   '2026-11-26-003-video-media-location': videoMediaLocation,
+  '2026-11-26-050-account-mail': accountMail,
   '2026-11-26-060-derived-stream-keys': derivedStreamKeys,
   '2026-11-26-030-profiles': profiles,
   '2026-11-26-020-search': search,

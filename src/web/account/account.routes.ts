@@ -1,5 +1,6 @@
-// /account: who is signed in, changing the password (or giving a CLI-made account an email
-// and a password), and signing out everywhere.
+// /account: who is signed in, the profile (profile.routes.ts answers its forms, the email among
+// them), changing the password (or giving a CLI-made account an email and a password), and
+// signing out everywhere.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { STATUS_BY_CODE } from '../../http/error-handler.ts';
@@ -18,10 +19,19 @@ import { profileSections } from './profile.pages.ts';
 const SAVED: Record<string, string> = {
   profile: 'Your profile is saved.',
   email: 'Your email is changed.',
+  'email-link': 'We mailed a link to the new address: open it to make it your address.',
   avatar: 'Your avatar is uploaded; it shows as soon as it is prepared.',
   banner: 'Your banner is uploaded; it shows as soon as it is prepared.',
 };
-const AccountQuery = Type.Object({ saved: Type.Optional(Type.String({ maxLength: 32 })) });
+
+const AccountQuery = Type.Object(
+  {
+    reset: Type.Optional(Type.String({ maxLength: 8 })),
+    verification: Type.Optional(Type.String({ maxLength: 8 })),
+    saved: Type.Optional(Type.String({ maxLength: 32 })),
+  },
+  { additionalProperties: false },
+);
 
 const PasswordForm = Type.Object(
   {
@@ -39,11 +49,26 @@ export interface Notice {
   message: string;
 }
 
+/** What an unconfirmed address stops, said where it matters (also on the keys and dashboard pages). */
+export function verificationNotice(request: FastifyRequest, user: WebUser, required: boolean) {
+  if (!required || user.email === null || user.emailVerified) return undefined;
+  return html`<div class="alert alert-warning" role="status" id="verify-notice">
+    <p>
+      Confirm your address (<strong>${user.email}</strong>) with the link we mailed you. Until then you can
+      watch, subscribe and set up streams, but not go live, publish videos or create API keys.
+    </p>
+    <form method="post" action="/account/verification">
+      ${csrfField(request)}<button type="submit" class="button">Mail me another link</button>
+    </form>
+  </div>`;
+}
+
 export function accountPage(
   request: FastifyRequest,
   user: WebUser,
   profile: Profile,
   notice?: Notice,
+  verify = false,
 ): string {
   const hasEmail = user.email !== null;
   return renderPage({
@@ -51,6 +76,7 @@ export function accountPage(
     request,
     section: 'account',
     body: html`<h1>Account</h1>
+      ${verificationNotice(request, user, verify)}
       ${notice && html`<div class="alert alert-${notice.kind}" role="${notice.kind === 'error' ? 'alert' : 'status'}" id="account-notice">${notice.message}</div>`}
       <section class="panel">
         <h2>You</h2>
@@ -60,12 +86,13 @@ export function accountPage(
           <dt>Email</dt>
           <dd>
             ${user.email ?? html`<span class="muted">none yet: add one below to sign in with a password</span>`}
+            ${user.email !== null && verify ? (user.emailVerified ? html` <span class="badge">confirmed</span>` : html` <span class="badge badge-warning">not confirmed</span>`) : undefined}
           </dd>
           <dt>User id</dt>
           <dd><code>${user.id}</code></dd>
         </dl>
       </section>
-      ${profileSections(request, profile, user.email)}
+      ${profileSections(request, profile, user.email, verify)}
       <section class="panel">
         <h2>${hasEmail ? 'Change your password' : 'Set an email and a password'}</h2>
         <form method="post" action="/account/password" class="stacked-form">
@@ -101,14 +128,15 @@ export function accountPage(
 }
 
 export async function accountRoutes(app: FastifyInstance, options: WebRoutesOptions): Promise<void> {
-  const { logins, sessions, profiles } = options.services;
+  const { logins, sessions, mail, profiles } = options.services;
+  const verify = mail.verificationRequired;
   const profileOf = async (user: WebUser): Promise<Profile> => {
     const profile = await profiles.find(user.id);
     if (!profile) throw new AppError('resource_not_found', 'This account no longer exists.');
     return profile;
   };
 
-  app.get<{ Querystring: { saved?: string } }>(
+  app.get<{ Querystring: Static<typeof AccountQuery> }>(
     '/account',
     { config: { access: 'page' }, schema: { hide: true, querystring: AccountQuery } },
     async (request, reply) => {
@@ -116,8 +144,15 @@ export async function accountRoutes(app: FastifyInstance, options: WebRoutesOpti
       if (!user) return reply;
       const key = request.query.saved;
       const saved = key !== undefined && Object.hasOwn(SAVED, key) ? SAVED[key] : undefined;
-      const notice = saved === undefined ? undefined : { kind: 'success' as const, message: saved };
-      return sendPage(reply, accountPage(request, user, await profileOf(user), notice));
+      const notice: Notice | undefined =
+        request.query.reset !== undefined
+          ? { kind: 'success', message: 'Your new password is saved. Every other session is signed out.' }
+          : request.query.verification !== undefined
+            ? { kind: 'success', message: 'A new confirmation link is on its way.' }
+            : saved !== undefined
+              ? { kind: 'success', message: saved }
+              : undefined;
+      return sendPage(reply, accountPage(request, user, await profileOf(user), notice, verify));
     },
   );
 
@@ -139,7 +174,13 @@ export async function accountRoutes(app: FastifyInstance, options: WebRoutesOpti
         if (error.code === 'rate_limit_exceeded') void reply.header('Retry-After', 900);
         return sendPage(
           reply,
-          accountPage(request, user, await profileOf(user), { kind: 'error', message: error.message }),
+          accountPage(
+            request,
+            user,
+            await profileOf(user),
+            { kind: 'error', message: error.message },
+            verify,
+          ),
           STATUS_BY_CODE[error.code],
         );
       }
@@ -147,10 +188,16 @@ export async function accountRoutes(app: FastifyInstance, options: WebRoutesOpti
       if (request.webSessionToken !== null) await sessions.endOthers(user.id, request.webSessionToken);
       return sendPage(
         reply,
-        accountPage(request, updated, await profileOf(updated), {
-          kind: 'success',
-          message: 'Your password is saved. Your other sessions are signed out.',
-        }),
+        accountPage(
+          request,
+          updated,
+          await profileOf(updated),
+          {
+            kind: 'success',
+            message: 'Your password is saved. Your other sessions are signed out.',
+          },
+          verify,
+        ),
       );
     },
   );

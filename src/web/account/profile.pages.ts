@@ -76,7 +76,12 @@ function imageForm(request: FastifyRequest, profile: Profile, kind: 'avatar' | '
   </form>`;
 }
 
-export function profileSections(request: FastifyRequest, profile: Profile, email: string | null): SafeHtml {
+export function profileSections(
+  request: FastifyRequest,
+  profile: Profile,
+  email: string | null,
+  verify = false,
+): SafeHtml {
   return html`<section class="panel" aria-labelledby="profile-heading">
       <h2 id="profile-heading">Profile</h2>
       <p class="muted">
@@ -111,6 +116,13 @@ ${profile.bio ?? ''}</textarea>
         ? null
         : html`<section class="panel" aria-labelledby="email-heading">
             <h2 id="email-heading">Change your email</h2>
+            <p class="muted">
+              ${
+                verify
+                  ? 'We mail a link to the new address; it replaces the current one when you open it.'
+                  : 'The new address replaces the current one at once.'
+              }
+            </p>
             <form method="post" action="/account/email" class="stacked-form" id="email-form">
               ${csrfField(request)}
               <label for="new-email">New email</label>

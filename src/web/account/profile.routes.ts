@@ -87,7 +87,7 @@ async function parseImageForm(contentType: string, bytes: Buffer): Promise<Image
 }
 
 export async function profileRoutes(app: FastifyInstance, options: WebRoutesOptions): Promise<void> {
-  const { profiles, logins } = options.services;
+  const { profiles, logins, mail } = options.services;
 
   const unread = new WeakSet<object>();
   app.addHook('onResponse', async (request) => {
@@ -120,7 +120,13 @@ export async function profileRoutes(app: FastifyInstance, options: WebRoutesOpti
     if (!profile) throw error;
     return sendPage(
       reply,
-      accountPage(request, user, profile, { kind: 'error', message: error.message }),
+      accountPage(
+        request,
+        user,
+        profile,
+        { kind: 'error', message: error.message },
+        mail.verificationRequired,
+      ),
       STATUS_BY_CODE[error.code],
     );
   };
@@ -147,15 +153,23 @@ export async function profileRoutes(app: FastifyInstance, options: WebRoutesOpti
     async (request, reply) => {
       const user = requireUser(request, reply);
       if (!user) return reply;
+      let pending;
       try {
-        await logins.changeEmail(user.id, {
+        pending = await logins.changeEmail(user.id, {
+          current: request.body.current_password,
           email: request.body.email,
-          password: request.body.current_password,
+          verify: mail.verificationRequired,
         });
       } catch (error) {
         return refused(request, reply, user, error);
       }
-      return reply.redirect('/account?saved=email', 303);
+      if (pending === undefined) return reply.redirect('/account?saved=email', 303);
+      // With verification on, the address changes when the link mailed to it is used.
+      await mail.enqueue('verify-email', pending.email, {
+        name: user.name,
+        url: mail.link(`/verify-email/${pending.token}`),
+      });
+      return reply.redirect('/account?saved=email-link', 303);
     },
   );
 

@@ -6,6 +6,7 @@ import type { AuditRow, ReportRow, ReportStatus } from '../../moderation/moderat
 import { REASON_MAX_LENGTH } from '../../moderation/moderation.service.ts';
 import { localTime } from '../format.ts';
 import { html, type SafeHtml } from '../html.ts';
+import { listTable } from '../list-table.ts';
 
 export const ADMIN_LINKS = [
   { href: '/admin/reports', label: 'Reports' },
@@ -92,37 +93,22 @@ export function reportsBody(status: ReportStatus, rows: ReportListing[], done?: 
           >`,
       )}
     </p>
-    ${
-      rows.length === 0
-        ? html`<p class="empty">No ${status === 'open' ? 'open' : status} reports.</p>`
-        : html`<div class="table-wrap">
-            <table class="list stack" id="report-list">
-              <thead>
-                <tr>
-                  <th scope="col">Reported</th>
-                  <th scope="col">Creator</th>
-                  <th scope="col">Reason</th>
-                  <th scope="col">By</th>
-                  <th scope="col">When</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${rows.map(
-                  (row) =>
-                    html`<tr>
-                      <th scope="row">
-                        <a href="/admin/reports/${row.id}">${row.target_kind} ${row.target_id}</a>
-                      </th>
-                      <td data-label="Creator">${row.creator_name}</td>
-                      <td data-label="Reason" class="wide">${row.reason}</td>
-                      <td data-label="By">${row.reporter_name}</td>
-                      <td data-label="When">${localTime(row.created_at)}</td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>
-          </div>`
-    }`;
+    ${listTable({
+      id: 'report-list',
+      columns: ['Reported', 'Creator', 'Reason', 'By', 'When'],
+      rows,
+      empty: html`<p class="empty">No ${status === 'open' ? 'open' : status} reports.</p>`,
+      row: (row) =>
+        html`<tr>
+          <th scope="row">
+            <a href="/admin/reports/${row.id}">${row.target_kind} ${row.target_id}</a>
+          </th>
+          <td data-label="Creator">${row.creator_name}</td>
+          <td data-label="Reason" class="wide">${row.reason}</td>
+          <td data-label="By">${row.reporter_name}</td>
+          <td data-label="When">${localTime(row.created_at)}</td>
+        </tr>`,
+    })}`;
 }
 
 export function reportBody(
@@ -191,35 +177,20 @@ export function usersBody(query: string, rows: UserStanding[]): SafeHtml {
       </div>
       <div class="actions"><button type="submit" id="search-users">Search</button></div>
     </form>
-    ${
-      rows.length === 0
-        ? html`<p class="empty">No user matches.</p>`
-        : html`<div class="table-wrap">
-            <table class="list stack" id="user-list">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Standing</th>
-                  <th scope="col">Joined</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${rows.map(
-                  (user) =>
-                    html`<tr>
-                      <th scope="row"><a href="/admin/users/${user.id}">${user.name}</a></th>
-                      <td data-label="Email" class="wide">${user.email ?? '—'}</td>
-                      <td data-label="Role">${user.role}</td>
-                      <td data-label="Standing">${standingLabel(user)}</td>
-                      <td data-label="Joined">${localTime(user.created_at)}</td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>
-          </div>`
-    }`;
+    ${listTable({
+      id: 'user-list',
+      columns: ['Name', 'Email', 'Role', 'Standing', 'Joined'],
+      rows,
+      empty: html`<p class="empty">No user matches.</p>`,
+      row: (user) =>
+        html`<tr>
+          <th scope="row"><a href="/admin/users/${user.id}">${user.name}</a></th>
+          <td data-label="Email" class="wide">${user.email ?? '—'}</td>
+          <td data-label="Role">${user.role}</td>
+          <td data-label="Standing">${standingLabel(user)}</td>
+          <td data-label="Joined">${localTime(user.created_at)}</td>
+        </tr>`,
+    })}`;
 }
 
 export function userBody(
@@ -286,32 +257,20 @@ export function userBody(
 }
 
 function contentTable(rows: ContentItem[], id: string): SafeHtml {
-  if (rows.length === 0) return html`<p class="empty">Nothing here.</p>`;
-  return html`<div class="table-wrap">
-    <table class="list stack" id="${id}">
-      <thead>
-        <tr>
-          <th scope="col">Title</th>
-          <th scope="col">Creator</th>
-          <th scope="col">Status</th>
-          <th scope="col">Shown</th>
-          <th scope="col">Created</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${rows.map(
-          (item) =>
-            html`<tr>
-              <th scope="row"><a href="/admin/${item.kind}s/${item.id}">${item.title}</a></th>
-              <td data-label="Creator"><a href="/admin/users/${item.creator_id}">${item.creator_name}</a></td>
-              <td data-label="Status">${item.kind} · ${item.status} · ${item.privacy}</td>
-              <td data-label="Shown">${item.taken_down_at === null ? 'Yes' : 'Taken down'}</td>
-              <td data-label="Created">${localTime(item.created_at)}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-  </div>`;
+  return listTable({
+    id,
+    columns: ['Title', 'Creator', 'Status', 'Shown', 'Created'],
+    rows,
+    empty: html`<p class="empty">Nothing here.</p>`,
+    row: (item) =>
+      html`<tr>
+        <th scope="row"><a href="/admin/${item.kind}s/${item.id}">${item.title}</a></th>
+        <td data-label="Creator"><a href="/admin/users/${item.creator_id}">${item.creator_name}</a></td>
+        <td data-label="Status">${item.kind} · ${item.status} · ${item.privacy}</td>
+        <td data-label="Shown">${item.taken_down_at === null ? 'Yes' : 'Taken down'}</td>
+        <td data-label="Created">${localTime(item.created_at)}</td>
+      </tr>`,
+  });
 }
 
 export function contentListBody(
@@ -401,34 +360,22 @@ export function contentBody(
 }
 
 export function auditTable(rows: AuditRow[]): SafeHtml {
-  if (rows.length === 0) return html`<p class="empty">No operator actions yet.</p>`;
-  return html`<div class="table-wrap">
-    <table class="list stack" id="audit-log">
-      <thead>
-        <tr>
-          <th scope="col">When</th>
-          <th scope="col">Who</th>
-          <th scope="col">What</th>
-          <th scope="col">On</th>
-          <th scope="col">Why</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${rows.map(
-          (row) =>
-            html`<tr>
-              <th scope="row">${localTime(row.created_at)}</th>
-              <td data-label="Who">
-                ${row.actor_id === null ? 'CLI' : html`<a href="/admin/users/${row.actor_id}">${row.actor_name}</a>`}
-              </td>
-              <td data-label="What">${row.action}</td>
-              <td data-label="On">${row.target_kind} ${targetLink(row.target_kind, row.target_id)}</td>
-              <td data-label="Why" class="wide">${row.reason}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-  </div>`;
+  return listTable({
+    id: 'audit-log',
+    columns: ['When', 'Who', 'What', 'On', 'Why'],
+    rows,
+    empty: html`<p class="empty">No operator actions yet.</p>`,
+    row: (row) =>
+      html`<tr>
+        <th scope="row">${localTime(row.created_at)}</th>
+        <td data-label="Who">
+          ${row.actor_id === null ? 'CLI' : html`<a href="/admin/users/${row.actor_id}">${row.actor_name}</a>`}
+        </td>
+        <td data-label="What">${row.action}</td>
+        <td data-label="On">${row.target_kind} ${targetLink(row.target_kind, row.target_id)}</td>
+        <td data-label="Why" class="wide">${row.reason}</td>
+      </tr>`,
+  });
 }
 
 export function auditBody(rows: AuditRow[], next: string | null): SafeHtml {

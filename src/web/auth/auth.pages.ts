@@ -117,6 +117,7 @@ export function signInPage(
         />
         <button type="submit" class="button primary">Sign in</button>
       </form>
+      <p class="muted"><a href="/forgot-password">Forgot your password?</a></p>
       ${options.signupsOpen ? html`<p class="muted">New here? <a href="/sign-up?next=${encodeURIComponent(options.next)}">Create an account</a>.</p>` : undefined}
     </section>`,
   });

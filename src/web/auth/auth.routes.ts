@@ -29,7 +29,7 @@ export async function authRoutes(
   app: FastifyInstance,
   options: WebRoutesOptions & { cookies: SessionCookies },
 ): Promise<void> {
-  const { logins, sessions } = options.services;
+  const { logins, sessions, mail } = options.services;
   const { cookies } = options;
 
   const signInAs = async (reply: FastifyReply, user: WebUser, next: string) => {
@@ -57,7 +57,15 @@ export async function authRoutes(
       const { name, email, password } = request.body;
       const next = safeNext(request.body.next, AFTER_SIGN_IN);
       try {
-        const user = await logins.signUp({ name, email, password });
+        const user = await logins.signUp({ name, email, password, address: clientKey(request.ip) });
+        // With mail configured, the address is confirmed by a link before it counts.
+        if (mail.verificationRequired && user.email !== null) {
+          const token = await logins.createEmailToken(user.id, 'verify', user.email);
+          await mail.enqueue('verify-email', user.email, {
+            name: user.name,
+            url: mail.link(`/verify-email/${token}`),
+          });
+        }
         return await signInAs(reply, user, next);
       } catch (error) {
         if (!(error instanceof AppError) || error.code === 'internal_error') throw error;
@@ -130,7 +138,7 @@ export async function authRoutes(
   // the link does not spend it.
   app.get<{ Params: LinkParams }>(
     '/sign-in/link/:token',
-    { config: page, schema: { ...hidden, params: LinkParams } },
+    { config: { ...page, secretInPath: true }, schema: { ...hidden, params: LinkParams } },
     async (request, reply) => {
       const user = await logins.peekSignInLink(request.params.token);
       if (!user) return sendPage(reply, linkUsedPage(request), 404);
@@ -140,7 +148,7 @@ export async function authRoutes(
 
   app.post<{ Params: LinkParams }>(
     '/sign-in/link/:token',
-    { config: page, schema: { ...hidden, params: LinkParams, body: ButtonForm } },
+    { config: { ...page, secretInPath: true }, schema: { ...hidden, params: LinkParams, body: ButtonForm } },
     async (request, reply) => {
       const user = await logins.redeemSignInLink(request.params.token);
       if (!user) return sendPage(reply, linkUsedPage(request), 404);

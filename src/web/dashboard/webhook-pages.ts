@@ -7,6 +7,7 @@ import type { DeliveryDetail } from '../../webhooks/webhook-management.service.t
 import type { PublicWebhookRow } from '../../webhooks/webhook.repository.ts';
 import { attemptErrorKind } from '../../webhooks/delivery/error-kind.ts';
 import { html, raw, type SafeHtml } from './core.ts';
+import { listTable } from '../list-table.ts';
 import type { FormProblem } from './form-validation.ts';
 import { jsonForScript, localTime } from './format.ts';
 
@@ -58,33 +59,19 @@ export function webhookListBody(
   return html`<h1>Webhooks</h1>
     ${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
     <p>Tributary sends a signed HTTPS request to each endpoint when something happens in your account.</p>
-    ${
-      rows.length === 0
-        ? html`<p class="empty">No webhooks yet.</p>`
-        : html`<div class="table-wrap">
-            <table class="list stack" id="webhook-list">
-              <thead>
-                <tr>
-                  <th scope="col">Endpoint</th>
-                  <th scope="col">Events</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${rows.map(
-                  (row) =>
-                    html`<tr>
-                      <th scope="row"><a href="/dashboard/webhooks/${row.id}">${row.url}</a></th>
-                      <td data-label="Events" class="wide">${eventsOf(row).join(', ')}</td>
-                      <td data-label="Status">${row.status === 'active' ? 'Active' : 'Disabled'}</td>
-                      <td data-label="Created">${localTime(row.created_at)}</td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>
-          </div>`
-    }
+    ${listTable({
+      id: 'webhook-list',
+      columns: ['Endpoint', 'Events', 'Status', 'Created'],
+      rows,
+      empty: html`<p class="empty">No webhooks yet.</p>`,
+      row: (row) =>
+        html`<tr>
+          <th scope="row"><a href="/dashboard/webhooks/${row.id}">${row.url}</a></th>
+          <td data-label="Events" class="wide">${eventsOf(row).join(', ')}</td>
+          <td data-label="Status">${row.status === 'active' ? 'Active' : 'Disabled'}</td>
+          <td data-label="Created">${localTime(row.created_at)}</td>
+        </tr>`,
+    })}
     <section class="panel" aria-labelledby="register-heading">
       <h2 id="register-heading">Register a webhook</h2>
       ${problem ? html`<p class="form-error" role="alert" id="form-error">The webhook was not registered: ${problem.message}</p>` : ''}

@@ -44,6 +44,7 @@ export function keysPage(
   request: FastifyRequest,
   keys: KeyListing[],
   notice?: { created?: CreatedKey | undefined; revoked?: string | undefined },
+  unconfirmed?: SafeHtml,
 ): string {
   const created = notice?.created;
   return renderPage({
@@ -51,6 +52,7 @@ export function keysPage(
     request,
     section: 'keys',
     body: html`<h1>API keys</h1>
+      ${unconfirmed}
       <p class="lead">
         Keys let your programs call the <a href="/v1/openapi.json">Tributary API</a> as you: send one as
         <code>Authorization: Bearer &lt;key&gt;</code>. A <strong>read</strong> key can only read; a

@@ -1,5 +1,6 @@
 // /dashboard/keys: the signed-in user's API keys, through the same AccountService as the CLI
 // (so a revocation here reaches the API's key check exactly as `tributary keys revoke` does).
+import { verificationNotice } from '../account/account.routes.ts';
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { CsrfField } from '../auth/auth.schemas.ts';
@@ -37,7 +38,8 @@ export async function keysRoutes(app: FastifyInstance, options: WebRoutesOptions
       const created = flash.take(request, reply, NEW_KEY_FLASH) as CreatedKey | undefined;
       const keys = await accounts.listKeysWithUsage(user.id);
       const revoked = keys.find((key) => key.id === request.query.revoked && key.revoked_at !== null)?.id;
-      return sendPage(reply, keysPage(request, keys, { created, revoked }));
+      const unconfirmed = verificationNotice(request, user, options.services.mail.verificationRequired);
+      return sendPage(reply, keysPage(request, keys, { created, revoked }, unconfirmed));
     },
   );
 
@@ -49,6 +51,7 @@ export async function keysRoutes(app: FastifyInstance, options: WebRoutesOptions
     async (request, reply) => {
       const user = requireUser(request, reply);
       if (!user) return reply;
+      await options.services.logins.requireVerified(user.id);
       const created = await accounts.createKey(user.id, request.body.scope);
       flash.put(request, reply, NEW_KEY_FLASH, created);
       return reply.redirect('/dashboard/keys#new-key-title', 303);

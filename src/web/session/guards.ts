@@ -36,5 +36,14 @@ export function safeNext(next: unknown, fallback: string): string {
     return fallback;
   }
   // eslint-disable-next-line no-control-regex -- a header-splitting character must not reach Location
-  return /[\u0000-\u001f]/.test(next) ? fallback : next;
+  if (/[\u0000-\u001f]/.test(next)) return fallback;
+  // A Location header carries bytes, not text: what the query decoded to beyond printable
+  // ASCII (`/%C4%80` became `/\u0100`) is percent-encoded again, so it is sent as it came.
+  return next.replace(/[^\u0020-\u007e]+/gu, (text) => {
+    try {
+      return encodeURIComponent(text);
+    } catch {
+      return ''; // a lone surrogate: nothing a URL can carry
+    }
+  });
 }

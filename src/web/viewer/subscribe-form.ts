@@ -15,6 +15,8 @@ export interface SubscribeState {
   own: boolean;
   /** Where the form comes back to (a same-origin path). */
   back: string;
+  /** Subscribed: whether the channel going live mails the viewer (the channel page's setting). */
+  notifyLive?: boolean | undefined;
 }
 
 export function subscriberCount(subscribers: number): string {
@@ -50,5 +52,20 @@ export function subscribeBlock(request: FastifyRequest, state: SubscribeState): 
         ${state.subscribed ? 'Unsubscribe' : 'Subscribe'}
       </button>
     </form>
+    ${state.subscribed && state.notifyLive !== undefined ? notifyForm(request, state) : undefined}
   </div>`;
+}
+
+/** The per-subscription setting: mail me when this channel goes live. */
+function notifyForm(request: FastifyRequest, state: SubscribeState): SafeHtml {
+  const on = state.notifyLive === true;
+  return html`<form class="notify-form" method="post" action="${channelPath(state.creatorId)}/notifications">
+    ${csrfField(request)}<input type="hidden" name="notify" value="${on ? 'off' : 'on'}" />
+    <p class="muted" id="notify-state">
+      ${on ? 'You get a mail when this channel goes live.' : 'Go-live mails are off for this channel.'}
+    </p>
+    <button type="submit" class="button" aria-describedby="notify-state">
+      ${on ? 'Stop go-live mails' : 'Mail me when it goes live'}
+    </button>
+  </form>`;
 }

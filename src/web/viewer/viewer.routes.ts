@@ -102,6 +102,10 @@ export async function viewerRoutes(app: FastifyInstance, options: WebRoutesOptio
           subscribed,
           own: viewer?.id === creatorId,
           back: channelPath(creatorId),
+          notifyLive:
+            subscribed === true && viewer
+              ? await subscriptions.notifiesLive(viewer.id, creatorId)
+              : undefined,
         },
         firstPage: request.query.after === undefined,
         now: services.clock.now(),
@@ -196,6 +200,29 @@ export async function viewerRoutes(app: FastifyInstance, options: WebRoutesOptio
       return reply.redirect(safeNext(request.body.next, channelPath(creatorId)), 303);
     };
   const postSchema = { hide: true, params: ChannelParams, body: SubscribeBody };
+  app.post<{ Params: { id: string }; Body: { notify: 'on' | 'off' } }>(
+    '/channels/:id/notifications',
+    {
+      config: { access: 'page' },
+      schema: {
+        hide: true,
+        params: ChannelParams,
+        body: Type.Object(
+          {
+            _csrf: Type.String({ maxLength: 128 }),
+            notify: Type.Union([Type.Literal('on'), Type.Literal('off')]),
+          },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request, reply) => {
+      const viewer = requireUser(request, reply);
+      if (!viewer) return reply;
+      await subscriptions.setNotifiesLive(viewer.id, request.params.id, request.body.notify === 'on');
+      return reply.redirect(channelPath(request.params.id), 303);
+    },
+  );
   app.post('/channels/:id/subscribe', { config: { access: 'page' }, schema: postSchema }, change(true));
   app.post('/channels/:id/unsubscribe', { config: { access: 'page' }, schema: postSchema }, change(false));
 }
