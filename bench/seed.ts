@@ -76,6 +76,22 @@ export async function seedDatabase(file: string, options: SeedOptions): Promise<
         created_at: now - 400 * DAY_MS,
       })),
     );
+    // Half the creators have an avatar (the pages' cards show it: one lookup per listing).
+    await insertInBatches(
+      database.db,
+      'profile_images',
+      creators
+        .filter((_, index) => index % 2 === 0)
+        .map((creatorId) => ({
+          user_id: creatorId,
+          kind: 'avatar',
+          status: 'ready',
+          pending_version: null,
+          ready_version: now - 300 * DAY_MS,
+          error: null,
+          updated_at: now - 300 * DAY_MS,
+        })),
+    );
 
     const total = options.publicItems + options.privateItems;
     // Private items are spread evenly through the timeline, as they would be in real life.
@@ -136,6 +152,7 @@ export async function seedDatabase(file: string, options: SeedOptions): Promise<
         privacy: isPrivate(index) ? 'private' : 'public',
         source_stream_id: source?.id ?? null,
         published_at: publishedAt,
+        thumbnail_at: publishedAt,
         chapters: JSON.stringify([
           { title: 'Intro', start_seconds: 0 },
           { title: 'Main part', start_seconds: Math.floor(duration / 3) },
@@ -163,7 +180,7 @@ export async function seedDatabase(file: string, options: SeedOptions): Promise<
 
 async function insertInBatches(
   db: Db,
-  table: 'users' | 'streams' | 'videos',
+  table: 'users' | 'streams' | 'videos' | 'profile_images',
   rows: readonly object[],
 ): Promise<void> {
   for (let start = 0; start < rows.length; start += ROWS_PER_TRANSACTION) {
@@ -173,7 +190,7 @@ async function insertInBatches(
         await trx
           .insertInto(table)
           // Built from each table's Insertable type by the caller.
-          .values(chunk.slice(offset, offset + ROWS_PER_INSERT) as never)
+          .values(chunk.slice(offset, offset + ROWS_PER_INSERT))
           .execute();
       }
     });

@@ -158,4 +158,40 @@
     box.showModal();
     /** @type {HTMLElement} */ (box.querySelector('#confirm-no')).focus();
   });
+
+  // Pictures that fail to load (a file removed since the page was made): a card's thumbnail
+  // gives way to the card's placeholder, an avatar to the initial on its circle (the same
+  // markup the server writes when there is no picture: src/web/viewer/cards.ts, src/web/avatar.ts),
+  // never the browser's broken-image icon. Errors do not bubble, so they are caught on the way down.
+  /** @param {HTMLImageElement} image */
+  function replaceBroken(image) {
+    const replacement = document.createElement('span');
+    replacement.setAttribute('aria-hidden', 'true');
+    if (image.classList.contains('thumb-img')) {
+      replacement.className = 'thumb-empty';
+      const text = document.createElement('span');
+      text.className = 'thumb-empty-text';
+      text.textContent = 'No preview';
+      replacement.append(text);
+    } else if (image.classList.contains('avatar')) {
+      const size = [...image.classList].find((name) => /^avatar-\d+$/.test(name)) ?? 'avatar-32';
+      replacement.className = `avatar ${size} avatar-initial avatar-tone-${image.dataset.tone ?? '0'}`;
+      replacement.textContent = image.dataset.initial ?? '';
+    } else {
+      return;
+    }
+    image.replaceWith(replacement);
+  }
+  document.addEventListener(
+    'error',
+    (event) => {
+      if (event.target instanceof HTMLImageElement) replaceBroken(event.target);
+    },
+    true,
+  );
+  // Those that failed before this script ran.
+  for (const image of document.querySelectorAll('img.thumb-img, img.avatar')) {
+    const picture = /** @type {HTMLImageElement} */ (image);
+    if (picture.complete && picture.naturalWidth === 0 && picture.currentSrc !== '') replaceBroken(picture);
+  }
 }

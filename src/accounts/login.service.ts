@@ -35,6 +35,8 @@ export interface WebUser {
   role?: Role;
   /** Set while the account is suspended: the user may sign in only to read why. */
   suspension?: { at: number; reason: string } | null;
+  /** The version of their avatar shown (src/profiles/), read with the session; null without one. */
+  avatarVersion?: number | null;
 }
 
 /**

@@ -14,6 +14,8 @@ export interface SessionWithUser {
   role: Role;
   suspended_at: number | null;
   suspension_reason: string | null;
+  /** The version of the user's avatar shown (src/profiles/), null without one. */
+  avatar_version: number | null;
 }
 
 export async function insertSession(db: Db, session: WebSessionTable): Promise<void> {
@@ -27,26 +29,35 @@ export async function findSession(
   now: number,
   startedAfter: number,
 ): Promise<SessionWithUser | undefined> {
-  return db
-    .selectFrom('web_sessions')
-    .innerJoin('users', 'users.id', 'web_sessions.user_id')
-    .select([
-      'web_sessions.id',
-      'web_sessions.user_id',
-      'web_sessions.created_at',
-      'web_sessions.last_seen_at',
-      'web_sessions.expires_at',
-      'users.name',
-      'users.email',
-      'users.email_verified_at',
-      'users.role',
-      'users.suspended_at',
-      'users.suspension_reason',
-    ])
-    .where('web_sessions.id', '=', id)
-    .where('web_sessions.expires_at', '>', now)
-    .where('web_sessions.created_at', '>', startedAfter)
-    .executeTakeFirst();
+  return (
+    db
+      .selectFrom('web_sessions')
+      .innerJoin('users', 'users.id', 'web_sessions.user_id')
+      // The header shows the user's avatar: joined here, so a page still reads its session once.
+      .leftJoin('profile_images', (join) =>
+        join
+          .onRef('profile_images.user_id', '=', 'web_sessions.user_id')
+          .on('profile_images.kind', '=', 'avatar'),
+      )
+      .select([
+        'web_sessions.id',
+        'web_sessions.user_id',
+        'web_sessions.created_at',
+        'web_sessions.last_seen_at',
+        'web_sessions.expires_at',
+        'users.name',
+        'users.email',
+        'users.email_verified_at',
+        'users.role',
+        'users.suspended_at',
+        'users.suspension_reason',
+        'profile_images.ready_version as avatar_version',
+      ])
+      .where('web_sessions.id', '=', id)
+      .where('web_sessions.expires_at', '>', now)
+      .where('web_sessions.created_at', '>', startedAfter)
+      .executeTakeFirst()
+  );
 }
 
 export async function extendSession(

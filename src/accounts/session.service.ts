@@ -74,6 +74,7 @@ export class SessionService {
       emailVerified: row.email === null || row.email_verified_at !== null,
       role: row.role,
       suspension,
+      avatarVersion: row.avatar_version,
     };
     return { id: row.id, user, extendedUntil };
   }

@@ -24,11 +24,26 @@ export const VIDEOS_PER_PAGE = 12;
 /** A stream late by up to this long still shows as upcoming ("starting soon"). */
 const LATE_GRACE_MS = 60 * 60 * 1000;
 
+/** Who made a card's stream or video; `avatar` is the same-origin path of their small avatar. */
+export interface CardCreator {
+  id: string;
+  name: string;
+  avatar: string | null;
+}
+
+/**
+ * The small avatar of each of these users who has one (ProfileService.avatars): one query for
+ * a whole page of cards, never one per card.
+ */
+export type AvatarLookup = (userIds: readonly string[]) => Promise<Map<string, string>>;
+
+const NO_AVATARS: AvatarLookup = () => Promise.resolve(new Map<string, string>());
+
 export interface StreamCard {
   id: string;
   title: string;
   category: string;
-  creator: { id: string; name: string };
+  creator: CardCreator;
   viewerCount: number;
   startedAt: number | null;
   scheduledAt: number | null;
@@ -40,11 +55,12 @@ export interface VideoCard {
   id: string;
   title: string;
   category: string;
-  creator: { id: string; name: string };
+  creator: CardCreator;
   durationSeconds: number;
   viewCount: number;
   publishedAt: number;
-  thumbnail: string;
+  /** Same-origin path of its thumbnail, or null while it has none (every try failed so far). */
+  thumbnail: string | null;
 }
 
 export interface Listing {
@@ -75,6 +91,8 @@ export interface CatalogueOptions {
    * load it is read once per interval instead of once per request; 0 reads every time.
    */
   homeCacheMs?: number;
+  /** Where the cards' creators' avatars come from; without it, every card has the placeholder. */
+  avatars?: AvatarLookup;
 }
 
 export class CatalogueService {
@@ -83,6 +101,7 @@ export class CatalogueService {
   private readonly urls: PublicUrls;
   private readonly cursors: CursorCodec;
   private readonly homeCacheMs: number;
+  private readonly avatars: AvatarLookup;
   // Keys are a category and a decoded position: bounded, so endless cursors cannot grow it.
   private readonly homeCache = new LruCache<string, { at: number; listing: Promise<Listing> }>(256);
 
@@ -92,6 +111,7 @@ export class CatalogueService {
     this.urls = urls;
     this.cursors = cursors;
     this.homeCacheMs = options.homeCacheMs ?? 1000;
+    this.avatars = options.avatars ?? NO_AVATARS;
   }
 
   /** Throws parameter_invalid for a category outside the catalogue, invalid_cursor for a bad cursor. */
@@ -122,9 +142,10 @@ export class CatalogueService {
       listLiveStreams(this.db, filter, FOLLOWING_LIVE),
       listPublicVideos(this.db, filter, FOLLOWING_VIDEOS),
     ]);
+    const avatars = await this.avatars(creatorsOf(live, videos));
     return {
-      live: live.map((row) => toStreamCard(row, this.urls)),
-      videos: videos.map((row) => toVideoCard(row, this.urls)),
+      live: live.map((row) => toStreamCard(row, this.urls, avatars)),
+      videos: videos.map((row) => toVideoCard(row, this.urls, avatars)),
     };
   }
 
@@ -166,12 +187,15 @@ export class CatalogueService {
     const more = videoRows.length > VIDEOS_PER_PAGE;
     const videos = videoRows.slice(0, VIDEOS_PER_PAGE);
     const last = videos.at(-1);
+    // A channel's cards are all its creator's, and do not show them (its header does).
+    const avatars =
+      filter.creatorId === undefined ? await this.avatars(creatorsOf(live, upcoming, videos)) : NONE;
     return {
-      live: live.map((row) => toStreamCard(row, this.urls)),
+      live: live.map((row) => toStreamCard(row, this.urls, avatars)),
       upcoming: upcoming
-        .map((row) => toStreamCard(row, this.urls))
+        .map((row) => toStreamCard(row, this.urls, avatars))
         .sort((a, b) => (a.scheduledAt ?? 0) - (b.scheduledAt ?? 0) || a.id.localeCompare(b.id)),
-      videos: videos.map((row) => toVideoCard(row, this.urls)),
+      videos: videos.map((row) => toVideoCard(row, this.urls, avatars)),
       nextVideos:
         more && last !== undefined
           ? this.cursors.encode(`web-${list}`, { sortKey: last.published_at, id: last.id }, filterOf(filter))
@@ -180,13 +204,37 @@ export class CatalogueService {
   }
 }
 
+const NONE: ReadonlyMap<string, string> = new Map();
+
+/** The creators of some rows, each once (what AvatarLookup is asked). */
+export function creatorsOf(...lists: { creator_id: string }[][]): string[] {
+  return [...new Set(lists.flatMap((rows) => rows.map((row) => row.creator_id)))];
+}
+
+function creatorOf(
+  row: { creator_id: string; creator_name: string },
+  urls: PublicUrls,
+  avatars: ReadonlyMap<string, string>,
+): CardCreator {
+  const avatar = avatars.get(row.creator_id);
+  return {
+    id: row.creator_id,
+    name: row.creator_name,
+    avatar: avatar === undefined ? null : urls.pathOf(avatar),
+  };
+}
+
 /** A stream as a card: what the home, channel and search pages show of it. */
-export function toStreamCard(row: BrowsableStreamRow, urls: PublicUrls): StreamCard {
+export function toStreamCard(
+  row: BrowsableStreamRow,
+  urls: PublicUrls,
+  avatars: ReadonlyMap<string, string> = NONE,
+): StreamCard {
   return {
     id: row.id,
     title: row.title,
     category: row.category,
-    creator: { id: row.creator_id, name: row.creator_name },
+    creator: creatorOf(row, urls, avatars),
     viewerCount: row.viewer_count ?? 0,
     startedAt: row.started_at,
     scheduledAt: row.scheduled_at,
@@ -195,16 +243,22 @@ export function toStreamCard(row: BrowsableStreamRow, urls: PublicUrls): StreamC
 }
 
 /** A video as a card. */
-export function toVideoCard(row: BrowsableVideoRow, urls: PublicUrls): VideoCard {
+export function toVideoCard(
+  row: BrowsableVideoRow,
+  urls: PublicUrls,
+  avatars: ReadonlyMap<string, string> = NONE,
+): VideoCard {
   return {
     id: row.id,
     title: row.title,
     category: row.category,
-    creator: { id: row.creator_id, name: row.creator_name },
+    creator: creatorOf(row, urls, avatars),
     durationSeconds: row.duration_seconds,
     viewCount: row.view_count,
     publishedAt: row.published_at,
-    thumbnail: urls.pathOf(urls.videoThumbnail(row.id)),
+    // Versioned like a stream's: a thumbnail made on a later try is fetched anew.
+    thumbnail:
+      row.thumbnail_at === null ? null : `${urls.pathOf(urls.videoThumbnail(row.id))}?v=${row.thumbnail_at}`,
   };
 }
 

@@ -78,7 +78,14 @@ export class IngestCoordinator {
       ffmpegPath,
       intervalMs: deps.thumbnailIntervalMs,
     });
-    this.thumbnailBacklog = new ThumbnailBacklog({ paths, ffmpegPath, clock, logger, stored: deps.stored });
+    this.thumbnailBacklog = new ThumbnailBacklog({
+      paths,
+      ffmpegPath,
+      clock,
+      logger,
+      stored: deps.stored,
+      made: (videoId) => deps.videos.thumbnailMade(videoId),
+    });
     this.lifecycle = new StreamLifecycle({
       streams,
       videos: deps.videos,

@@ -46,6 +46,8 @@ export interface ThumbnailBacklogDeps {
   maxTries?: number;
   /** MEDIA_STORAGE=s3: the store, and whether a video's media was moved there. */
   stored?: { storage: MediaStorage; inStore(videoId: string): Promise<boolean> } | undefined;
+  /** Records that the video has its thumbnail now (its cards stop showing the placeholder). */
+  made?: (videoId: string) => Promise<void>;
 }
 
 export class ThumbnailBacklog {
@@ -99,6 +101,9 @@ export class ThumbnailBacklog {
         if ((await this.deps.stored?.inStore(entry.videoId)) === true) await this.storePicture(entry, dir);
       }
       this.entries.delete(entry.videoId);
+      await this.deps.made?.(entry.videoId).catch((error: unknown) => {
+        logger.error({ err: error, ...fields }, 'video thumbnail made, but not recorded');
+      });
       logger.info({ ...fields, tries: entry.tries }, 'video thumbnail made on a later try');
     } catch (error) {
       await fs.rm(partial, { force: true });

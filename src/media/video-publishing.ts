@@ -74,7 +74,7 @@ export async function publishVideoMedia(
     await fs.rename(stagingDir, finalDir);
     // The media is in place and the draft not yet published: where a crash hurts most.
     await testFault('pause-before-video-publish', deps.logger, { ...logContext, videoId: draft.id });
-    const published = await deps.videos.publishDraft(draft.id, Math.round(duration));
+    const published = await deps.videos.publishDraft(draft.id, Math.round(duration), pictured);
     if (!pictured) deps.thumbnailBacklog?.add(draft.id, middle.segment.uri, offset, logContext);
     return published;
   } catch (error) {

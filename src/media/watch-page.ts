@@ -15,8 +15,11 @@ export interface PageLinks {
   page: string;
   /** The embeddable player's address under PUBLIC_URL (the embed code's iframe). */
   embed: string;
-  /** The creator's avatar (a small square), when they have one. */
-  avatar?: string | null | undefined;
+  /**
+   * The creator's avatar or its placeholder, as markup the web app made (src/web/avatar.ts):
+   * trusted, inserted as it is.
+   */
+  avatarMarkup?: string | undefined;
   /** Where a viewer reports this stream or video to the operators (src/web/admin/report.routes.ts). */
   report?: string;
 }
@@ -97,10 +100,7 @@ function shortcutsList(): string {
 }
 
 export function renderWatchBody(info: WatchInfo, links: PageLinks): string {
-  const avatar =
-    links.avatar == null
-      ? ''
-      : `<img class="avatar avatar-small" src="${escapeHtml(links.avatar)}" alt="" width="32" height="32" />`;
+  const avatar = links.avatarMarkup ?? '';
   return `<div class="watch" id="watch">
 ${playerMarkup(info, { theatre: true, share: true })}
 ${sharePanel(info, links)}

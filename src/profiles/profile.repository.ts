@@ -34,6 +34,24 @@ export async function findImages(db: Db, userIds: readonly string[]): Promise<Pr
     .execute();
 }
 
+/** The shown avatar version of each user who has one (one query for a page of creators). */
+export async function findAvatarVersions(
+  db: Db,
+  userIds: readonly string[],
+): Promise<{ user_id: string; ready_version: number }[]> {
+  if (userIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('profile_images')
+    .select(['user_id', 'ready_version'])
+    .where('kind', '=', 'avatar')
+    .where('user_id', 'in', userIds)
+    .where('ready_version', 'is not', null)
+    .execute();
+  return rows.flatMap((row) =>
+    row.ready_version === null ? [] : [{ user_id: row.user_id, ready_version: row.ready_version }],
+  );
+}
+
 export async function findImage(
   db: Db,
   userId: string,

@@ -34,6 +34,9 @@ export const IMAGE_SIZES: Record<ProfileImageKind, { width: number; height: numb
   ],
 };
 
+/** The avatar size shown beside a name (cards, the watch page, the site's header). */
+export const AVATAR_SMALL = 64;
+
 export interface ProfileImageView {
   /** The image shown, by width, or null before one is ready. */
   urls: Record<number, string> | null;
@@ -141,18 +144,18 @@ export class ProfileService {
     };
   }
 
-  /** The small avatar of each user who has one, by id (pages that show creators' names). */
+  /**
+   * The small avatar of each user who has one, by id (pages that show creators' names): one
+   * query however many users are asked about.
+   */
   async avatars(userIds: readonly string[]): Promise<Map<string, string>> {
-    const rows = await repo.findImages(this.db, [...new Set(userIds)]);
-    const found = new Map<string, string>();
-    for (const row of rows) {
-      if (row.kind !== 'avatar' || row.ready_version === null) continue;
-      found.set(
-        row.user_id,
-        this.urls.profileImage(row.user_id, ProfileService.fileName('avatar', row.ready_version, 64)),
-      );
-    }
-    return found;
+    const rows = await repo.findAvatarVersions(this.db, [...new Set(userIds)]);
+    return new Map(rows.map((row) => [row.user_id, this.avatarUrl(row.user_id, row.ready_version)]));
+  }
+
+  /** The small (64 px) avatar of an upload version. */
+  avatarUrl(userId: string, version: number): string {
+    return this.urls.profileImage(userId, ProfileService.fileName('avatar', version, AVATAR_SMALL));
   }
 
   /** The name shown everywhere, the bio and the links; each checked, the first fault named. */

@@ -66,7 +66,7 @@ function titleScore(terms: readonly string[], title: RawBuilder<unknown>): RawBu
 export async function searchVideos(db: Db, request: PageRequest): Promise<Hits<BrowsableVideoRow>> {
   const { offset, take } = request;
   const columns = sql`v.id, v.creator_id, v.title, v.category, v.duration_seconds, v.view_count,
-    v.published_at, u.name as creator_name`;
+    v.published_at, v.thumbnail_at, u.name as creator_name`;
   if (dialectOf(db) === 'sqlite') {
     return collect(
       sql<Counted<BrowsableVideoRow>>`

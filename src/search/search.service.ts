@@ -2,8 +2,10 @@
 // published) and channels, by title, description, tags and the creator's name. One kind is
 // paged through at a time; the others are counted, so the page can say how many each has.
 import {
+  creatorsOf,
   toStreamCard,
   toVideoCard,
+  type AvatarLookup,
   type StreamCard,
   type VideoCard,
 } from '../catalogue/catalogue.service.ts';
@@ -32,7 +34,8 @@ export const PREVIEW = { streams: 4, videos: 8, channels: 4 } as const;
 /** A stream late by up to this long is still upcoming, as on the home page. */
 const LATE_GRACE_MS = 60 * 60 * 1000;
 
-export type ChannelResult = ChannelRow;
+/** A channel found, with the same-origin path of its small avatar (null: it has none). */
+export type ChannelResult = ChannelRow & { avatar: string | null };
 
 export interface SearchResults {
   terms: string[];
@@ -66,6 +69,8 @@ export interface SearchOptions {
    * asked again within it (a popular search, a reload) are read once. 0 reads every time.
    */
   cacheMs?: number;
+  /** Where the results' creators' avatars come from (one lookup for a page of results). */
+  avatars?: AvatarLookup;
 }
 
 export class SearchService {
@@ -73,6 +78,7 @@ export class SearchService {
   private readonly clock: Clock;
   private readonly urls: PublicUrls;
   private readonly cacheMs: number;
+  private readonly avatars: AvatarLookup;
   // Keyed by the words, the kind and the page: bounded, so endless distinct searches cannot grow it.
   private readonly cache = new LruCache<string, { at: number; results: Promise<SearchResults> }>(512);
 
@@ -81,6 +87,7 @@ export class SearchService {
     this.clock = clock;
     this.urls = urls;
     this.cacheMs = options.cacheMs ?? 1000;
+    this.avatars = options.avatars ?? (() => Promise.resolve(new Map<string, string>()));
   }
 
   /** Undefined when the text has no word to look for (nothing is asked of the database). */
@@ -113,13 +120,30 @@ export class SearchService {
       searchVideos(this.db, window('videos')),
       searchChannels(this.db, window('channels')),
     ]);
+    const avatars = await this.avatars(
+      creatorsOf(
+        streams.rows,
+        videos.rows,
+        channels.rows.map((row) => ({ creator_id: row.id })),
+      ),
+    );
+    const avatarOf = (id: string) => {
+      const url = avatars.get(id);
+      return url === undefined ? null : this.urls.pathOf(url);
+    };
     return {
       terms,
       kind,
       page,
-      streams: { total: streams.total, rows: streams.rows.map((row) => toStreamCard(row, this.urls)) },
-      videos: { total: videos.total, rows: videos.rows.map((row) => toVideoCard(row, this.urls)) },
-      channels,
+      streams: {
+        total: streams.total,
+        rows: streams.rows.map((row) => toStreamCard(row, this.urls, avatars)),
+      },
+      videos: { total: videos.total, rows: videos.rows.map((row) => toVideoCard(row, this.urls, avatars)) },
+      channels: {
+        total: channels.total,
+        rows: channels.rows.map((row) => ({ ...row, avatar: avatarOf(row.id) })),
+      },
     };
   }
 }

@@ -21,6 +21,8 @@ const BROWSE_COLUMNS = [
 export type BrowsableVideoRow = Pick<VideoRow, (typeof BROWSE_COLUMNS)[number]> & {
   published_at: number;
   creator_name: string;
+  /** When its thumbnail was made; null while it has none. */
+  thumbnail_at: number | null;
 };
 
 export interface VideoBrowseFilter {
@@ -36,7 +38,7 @@ const publicVideosQuery = compiledQuery((db, filter: VideoBrowseFilter, { take }
     .selectFrom('videos')
     .innerJoin('users', 'users.id', 'videos.creator_id')
     .select(BROWSE_COLUMNS.map((column) => `videos.${column}` as const))
-    .select('users.name as creator_name')
+    .select(['users.name as creator_name', 'videos.thumbnail_at'])
     .where('videos.published_at', 'is not', null)
     .where('videos.privacy', '=', sql.lit('public'))
     .where(videoShown());

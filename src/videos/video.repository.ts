@@ -89,14 +89,25 @@ export async function markVideoPublished(
   id: string,
   durationSeconds: number,
   at: number,
+  pictured = true,
 ): Promise<VideoRow | undefined> {
   return db
     .updateTable('videos')
-    .set({ published_at: at, duration_seconds: durationSeconds, updated_at: at })
+    .set({
+      published_at: at,
+      duration_seconds: durationSeconds,
+      updated_at: at,
+      thumbnail_at: pictured ? at : null,
+    })
     .where('id', '=', id)
     .where('published_at', 'is', null)
     .returning(VIDEO_COLUMNS)
     .executeTakeFirst();
+}
+
+/** A published video's thumbnail was made on a later try (src/media/thumbnail-backlog.ts). */
+export async function markThumbnailMade(db: Db, id: string, at: number): Promise<void> {
+  await db.updateTable('videos').set({ thumbnail_at: at }).where('id', '=', id).execute();
 }
 
 /** Removes a video that never became public (its processing failed). */

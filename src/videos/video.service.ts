@@ -208,11 +208,12 @@ export class VideoService {
   // Recordings, uploads and imports all pass through here (src/media/video-publishing.ts), so
   // this is where a video's move to the object store is enqueued: in the same transaction, so a
   // published video always has its job, and the move never runs inside a request's work.
-  async publishDraft(id: string, durationSeconds: number): Promise<VideoRow> {
+  // `pictured` says whether its thumbnail was made (pages show a placeholder until it is).
+  async publishDraft(id: string, durationSeconds: number, pictured = true): Promise<VideoRow> {
     checkDuration(durationSeconds);
     const published = await this.db.transaction().execute(async (trx) => {
       const now = this.clock.now();
-      const row = await repo.markVideoPublished(trx, id, durationSeconds, now);
+      const row = await repo.markVideoPublished(trx, id, durationSeconds, now, pictured);
       if (!row) throw notFound('video', id);
       await this.recordPublished(trx, row, now);
       if (this.storeInObjectStore) {
@@ -227,6 +228,11 @@ export class VideoService {
     });
     if (this.storeInObjectStore) this.onStoreQueued();
     return published;
+  }
+
+  /** A video published without its thumbnail has one now (made on a later try). */
+  async thumbnailMade(id: string): Promise<void> {
+    await repo.markThumbnailMade(this.db, id, this.clock.now());
   }
 
   /** Where a video's media is (undefined: no such video). */

@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { Privacy } from '../streams/stream.table.ts';
 
 export interface VideoTable {
@@ -22,12 +22,17 @@ export interface VideoTable {
    * under videos/<id>/; MEDIA_STORAGE=s3, once the video.store job moved it there).
    */
   media_location: Generated<MediaLocation>;
+  /** When its thumbnail was made; null while it has none (cards show a placeholder). */
+  thumbnail_at: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: number;
   updated_at: number;
 }
 
 export type MediaLocation = 'local' | 'object';
 
-/** A video as the API knows it; where its media is (media_location) is read on its own. */
-export type VideoRow = Omit<Selectable<VideoTable>, 'media_location'>;
+/**
+ * A video as the API knows it; where its media is (media_location) and whether its thumbnail
+ * was made (thumbnail_at, for the pages' cards) are read on their own.
+ */
+export type VideoRow = Omit<Selectable<VideoTable>, 'media_location' | 'thumbnail_at'>;
 export type NewVideoRow = Insertable<VideoTable>;

@@ -3,7 +3,9 @@
 // script. sendPage sends it with the headers every page needs.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { APP_PAGE_CSP } from './csp.ts';
+import { avatar, initialOf, toneOf } from './avatar.ts';
 import { html, type SafeHtml } from './html.ts';
+import { AVATAR_SMALL, ProfileService } from '../profiles/profile.service.ts';
 import { csrfField } from './session/csrf.ts';
 import { MAX_QUERY_LENGTH as SEARCH_MAX_LENGTH } from '../search/search-terms.ts';
 
@@ -48,11 +50,6 @@ function current(page: Page, section: Section): SafeHtml | undefined {
   return page.section === section ? html` aria-current="page"` : undefined;
 }
 
-/** The first letter of a name, for the account link's circle. */
-function initialOf(name: string): string {
-  return (Array.from(name.trim())[0] ?? '?').toUpperCase();
-}
-
 /** The search box every page's header has: a plain GET form, so it works without script. */
 function searchBox(page: Page): SafeHtml {
   return html`<form class="site-search" role="search" action="/search" method="get">
@@ -73,14 +70,32 @@ function searchBox(page: Page): SafeHtml {
 
 function navigation(page: Page): SafeHtml {
   const user = page.request.webUser;
+  // Their avatar, or their initial on a circle (drawn by app.css from data-initial).
+  const version = user?.avatarVersion ?? null;
   const account = user
     ? html`<a
           class="nav-user"
           href="/account"
-          data-initial="${initialOf(user.name)}"
+          ${
+            version === null
+              ? html`data-initial="${initialOf(user.name)}" data-tone="${toneOf(user.id)}"`
+              : null
+          }
           title="Your account"
           ${current(page, 'account')}
-          ><span class="nav-user-name">${user.name}</span></a
+          >${
+            version === null
+              ? null
+              : avatar(
+                  {
+                    id: user.id,
+                    name: user.name,
+                    avatar: `/profiles/${user.id}/${ProfileService.fileName('avatar', version, AVATAR_SMALL)}`,
+                  },
+                  28,
+                  { lazy: false },
+                )
+          }<span class="nav-user-name">${user.name}</span></a
         >
         <form method="post" action="/sign-out" class="inline-form">
           ${csrfField(page.request)}<button type="submit" class="link-button">Sign out</button>

@@ -97,6 +97,7 @@ for (const dialect of DIALECTS) {
         clock,
         logger,
         retryMs: RETRY_MS,
+        made: (videoId) => videos.thumbnailMade(videoId),
       });
       // The upkeep as the ingest wires it, with the backlog the recording was handed to.
       const thumbnails = new LiveThumbnails({
@@ -139,6 +140,16 @@ for (const dialect of DIALECTS) {
       const detail = (await server.request('GET', `/v1/videos/${video.id}`, { key: account.readKey })).body;
       assert.equal((await fetch(detail.thumbnail_url)).status, 404);
       assert.equal(backlog.size, 1);
+      // Recorded as pictureless: the pages' cards show their placeholder (issue 28).
+      const thumbnailAt = async () =>
+        (
+          await server.services.database.db
+            .selectFrom('videos')
+            .select('thumbnail_at')
+            .where('id', '=', video.id)
+            .executeTakeFirstOrThrow()
+        ).thumbnail_at;
+      assert.equal(await thumbnailAt(), null);
 
       const later = (msg: string) => lines.filter((line) => line.msg === msg);
       const stillFailing = 'video thumbnail still failing; retrying every few minutes';
@@ -177,6 +188,7 @@ for (const dialect of DIALECTS) {
       assert.equal(thumbnail.status, 200);
       assert.equal(thumbnail.headers.get('content-type'), 'image/jpeg');
       assert.equal((await probe(detail.thumbnail_url)).streams[0]!.codec_name, 'mjpeg');
+      assert.notEqual(await thumbnailAt(), null, 'the cards show it now');
       // No partial file left beside it.
       assert.deepEqual(
         (await fs.readdir(paths.videoDir(video.id))).filter((name) => name.startsWith('.')),

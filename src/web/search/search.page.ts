@@ -9,6 +9,7 @@ import {
   type SearchKind,
   type SearchResults,
 } from '../../search/search.service.ts';
+import { avatar } from '../avatar.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { channelPath, liveCard, upcomingItem, videoCard } from '../viewer/cards.ts';
 import { count } from '../viewer/format.ts';
@@ -75,15 +76,11 @@ function channelList(channels: ChannelResult[]): SafeHtml {
     ${channels.map(
       (channel) =>
         html`<li class="channel-result">
-          <a href="${channelPath(channel.id)}" data-initial="${initialOf(channel.name)}">${channel.name}</a>
+          <a href="${channelPath(channel.id)}">${avatar(channel, 32)}<span>${channel.name}</span></a>
           <span class="muted">${count(channel.subscribers, 'subscriber', 'subscribers')}</span>
         </li>`,
     )}
   </ul>`;
-}
-
-function initialOf(name: string): string {
-  return (Array.from(name.trim())[0] ?? '?').toUpperCase();
 }
 
 /** One kind's section: heading with its count, its results, and in the "all" view a link to all. */

@@ -20,7 +20,9 @@ const STYLES = ['/assets/viewer.css', '/assets/search.css'];
 
 export async function searchRoutes(app: FastifyInstance, options: WebRoutesOptions): Promise<void> {
   const { services } = options;
-  const search = new SearchService(services.database.db, services.clock, services.urls);
+  const search = new SearchService(services.database.db, services.clock, services.urls, {
+    avatars: (ids) => services.profiles.avatars(ids),
+  });
 
   app.get<{ Querystring: { q?: string; type?: string; page?: string } }>(
     '/search',

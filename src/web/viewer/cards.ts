@@ -1,6 +1,7 @@
 // The pieces the home and channel pages share: stream and video cards, the upcoming list, the
 // pager. Cards link to the watch page; the creator's name links to the channel.
-import type { Listing, StreamCard, VideoCard } from '../../catalogue/catalogue.service.ts';
+import type { CardCreator, Listing, StreamCard, VideoCard } from '../../catalogue/catalogue.service.ts';
+import { avatar } from '../avatar.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { categoryLabel, count, duration, localDay, localTime } from './format.ts';
 
@@ -12,18 +13,35 @@ function watchPath(id: string): string {
   return `/watch/${encodeURIComponent(id)}`;
 }
 
-function thumbnail(src: string | null): SafeHtml {
-  // Decorative: the title next to it says what it shows.
+/**
+ * A card's picture, or its placeholder while there is none (a live stream before its first
+ * thumbnail, a video whose thumbnail could not be made yet): never an image that is not there.
+ * Decorative either way: the title next to it says what it shows.
+ */
+function thumbnail(src: string | null, empty: string): SafeHtml {
   return src === null
-    ? html`<span class="thumb-empty" aria-hidden="true"></span>`
-    : html`<img src="${src}" alt="" width="320" height="180" loading="lazy" decoding="async" />`;
+    ? html`<span class="thumb-empty" aria-hidden="true"><span class="thumb-empty-text">${empty}</span></span>`
+    : html`<img
+        class="thumb-img"
+        src="${src}"
+        alt=""
+        width="320"
+        height="180"
+        loading="lazy"
+        decoding="async"
+      />`;
 }
 
-function byline(creator: { id: string; name: string }, showCreator: boolean, category: string): SafeHtml {
+function byline(creator: CardCreator, showCreator: boolean, category: string): SafeHtml {
   return html`<p class="card-meta">
-    ${showCreator ? html`<a href="${channelPath(creator.id)}">${creator.name}</a> · ` : null}<span
-      >${categoryLabel(category)}</span
-    >
+    ${
+      showCreator
+        ? html`<a class="card-creator" href="${channelPath(creator.id)}"
+              >${avatar(creator, 24)}<span>${creator.name}</span></a
+            >
+            · `
+        : null
+    }<span>${categoryLabel(category)}</span>
   </p>`;
 }
 
@@ -31,7 +49,7 @@ export function liveCard(stream: StreamCard, showCreator: boolean): SafeHtml {
   return html`<li class="card card-live">
     <a class="card-link" href="${watchPath(stream.id)}"
       ><span class="thumb"
-        >${thumbnail(stream.thumbnail)} <span class="thumb-badge thumb-live">Live</span
+        >${thumbnail(stream.thumbnail, 'Preview soon')} <span class="thumb-badge thumb-live">Live</span
         ><span class="thumb-badge thumb-viewers"
           >${count(stream.viewerCount, 'viewer', 'viewers')}</span
         ></span
@@ -46,7 +64,7 @@ export function videoCard(video: VideoCard, showCreator: boolean): SafeHtml {
   return html`<li class="card">
     <a class="card-link" href="${watchPath(video.id)}"
       ><span class="thumb"
-        >${thumbnail(video.thumbnail)}
+        >${thumbnail(video.thumbnail, 'No preview')}
         <span class="thumb-badge thumb-duration">${duration(video.durationSeconds)}</span></span
       >
       <span class="card-title">${video.title}</span></a

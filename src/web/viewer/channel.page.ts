@@ -3,6 +3,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Channel } from '../../catalogue/catalogue.service.ts';
 import type { Profile } from '../../profiles/profile.service.ts';
+import { initialOf, toneOf } from '../avatar.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { channelPath, listingSections } from './cards.ts';
 import { subscribeBlock, type SubscribeState } from './subscribe-form.ts';
@@ -35,8 +36,10 @@ export function channelBody(
       <div class="channel-who">
         ${
           avatar === null
-            ? html`<span class="avatar avatar-large avatar-initial" aria-hidden="true"
-                >${(Array.from(channel.creator.name.trim())[0] ?? '?').toUpperCase()}</span
+            ? html`<span
+                class="avatar avatar-large avatar-initial avatar-tone-${toneOf(channel.creator.id)}"
+                aria-hidden="true"
+                >${initialOf(channel.creator.name)}</span
               >`
             : html`<img
                 class="avatar avatar-large"

@@ -42,6 +42,7 @@ export async function viewerRoutes(app: FastifyInstance, options: WebRoutesOptio
     services.clock,
     services.urls,
     services.cursors,
+    { avatars: (ids) => services.profiles.avatars(ids) },
   );
   const subscriptions = services.subscriptions;
   const homeBodies = new WeakMap<Listing, SafeHtml>();

@@ -9,6 +9,7 @@ import type { ChatMessage } from '../../chat/chat.serializer.ts';
 import { renderWatchBody, WATCH_SCRIPTS } from '../../media/watch-page.ts';
 import type { WatchInfo } from '../../media/watch.service.ts';
 import type { PublicUrls } from '../../shared/public-urls.ts';
+import { avatar as avatarOf } from '../avatar.ts';
 import { html, raw, type SafeHtml } from '../html.ts';
 import { renderPage } from '../layout.ts';
 import { channelPath } from './cards.ts';
@@ -60,7 +61,8 @@ function shareMeta(info: WatchInfo, urls: PublicUrls): SafeHtml {
 
 /**
  * `info` as the API gives it (absolute URLs, for the head's tags); the player gets `pageInfo`'s
- * paths. `avatar` is the creator's small avatar, when they have one.
+ * paths. `avatar` is the path of the creator's small avatar, null when they have none (the
+ * placeholder shows).
  */
 export function watchPage(
   request: FastifyRequest,
@@ -75,7 +77,7 @@ export function watchPage(
     channel: channelPath(info.creator.id),
     page: urls.streamPage(info.id),
     embed: urls.embedPage(info.id),
-    avatar,
+    avatarMarkup: avatarOf({ ...info.creator, avatar }, 32, { lazy: false }).toString(),
     report: `/report?kind=${info.kind}&id=${encodeURIComponent(info.id)}`,
   });
   const panel = chat.mode === 'none' ? '' : chatPanel(chat);
