@@ -354,19 +354,44 @@ export class ChatService {
   async lift(streamId: string, actorId: string, userId: string): Promise<boolean> {
     const stream = await this.stream(streamId);
     await this.mustModerate(stream, actorId);
+    return this.liftIn(stream.creator_id, stream.id, actorId, userId);
+  }
+
+  /** The creator lifts a ban or timeout in their channel (the dashboard's moderation page). */
+  async liftInChannel(channelId: string, userId: string): Promise<boolean> {
+    return this.liftIn(channelId, null, channelId, userId);
+  }
+
+  private async liftIn(
+    channelId: string,
+    streamId: string | null,
+    actorId: string,
+    userId: string,
+  ): Promise<boolean> {
+    const now = this.clock.now();
     const lifted = await this.db.transaction().execute(async (trx) => {
-      if (!(await repo.removeRestriction(trx, stream.creator_id, userId))) return false;
-      await this.record(trx, stream, actorId, 'user.unbanned', { targetUserId: userId });
+      const restriction = await repo.findRestriction(trx, channelId, userId);
+      if (restriction === undefined || !(await repo.removeRestriction(trx, channelId, userId))) return false;
+      await this.recordIn(trx, channelId, streamId, actorId, 'user.unbanned', {
+        targetUserId: userId,
+        detail: restriction.kind === 'ban' ? 'ban lifted' : 'timeout lifted',
+      });
+      await recordEvent(trx, {
+        type: 'chat_user.restriction_lifted',
+        accountId: channelId,
+        at: now,
+        data: {
+          channel_id: channelId,
+          stream_id: streamId,
+          user_id: userId,
+          kind: restriction.kind,
+          by: actorId,
+        },
+      });
       return true;
     });
     if (lifted)
-      this.bus.publish({
-        kind: 'restricted',
-        channelId: stream.creator_id,
-        userId,
-        restriction: 'lifted',
-        until: null,
-      });
+      this.bus.publish({ kind: 'restricted', channelId, userId, restriction: 'lifted', until: null });
     return lifted;
   }
 
@@ -410,6 +435,12 @@ export class ChatService {
       await this.record(trx, stream, actorId, 'settings.updated', {
         detail: `slow mode ${settings.slow_mode_seconds} s, followers-only ${settings.followers_only ? 'on' : 'off'}, at most ${settings.max_length} characters`,
       });
+      await recordEvent(trx, {
+        type: 'chat_settings.updated',
+        accountId: stream.creator_id,
+        at: now,
+        data: { channel_id: stream.creator_id, stream_id: streamId, ...settings, by: actorId },
+      });
       return updated;
     });
     const settings = toChatSettings(room);
@@ -430,15 +461,28 @@ export class ChatService {
     const now = this.clock.now();
     await this.db.transaction().execute(async (trx) => {
       if (await repo.addModerator(trx, channelId, userId, now)) {
-        await this.recordChannel(trx, channelId, channelId, 'moderator.added', { targetUserId: userId });
+        await this.recordIn(trx, channelId, null, channelId, 'moderator.added', { targetUserId: userId });
+        await recordEvent(trx, {
+          type: 'chat_moderator.added',
+          accountId: channelId,
+          at: now,
+          data: { channel_id: channelId, user_id: userId, by: channelId },
+        });
       }
     });
   }
 
   async removeModerator(channelId: string, userId: string): Promise<void> {
+    const now = this.clock.now();
     await this.db.transaction().execute(async (trx) => {
       if (await repo.removeModerator(trx, channelId, userId)) {
-        await this.recordChannel(trx, channelId, channelId, 'moderator.removed', { targetUserId: userId });
+        await this.recordIn(trx, channelId, null, channelId, 'moderator.removed', { targetUserId: userId });
+        await recordEvent(trx, {
+          type: 'chat_moderator.removed',
+          accountId: channelId,
+          at: now,
+          data: { channel_id: channelId, user_id: userId, by: channelId },
+        });
       }
     });
   }
@@ -452,8 +496,14 @@ export class ChatService {
     const now = this.clock.now();
     await this.db.transaction().execute(async (trx) => {
       await repo.setBlockedWords(trx, channelId, cleaned, now);
-      await this.recordChannel(trx, channelId, channelId, 'blocked_words.updated', {
+      await this.recordIn(trx, channelId, null, channelId, 'blocked_words.updated', {
         detail: `${cleaned.length} words`,
+      });
+      await recordEvent(trx, {
+        type: 'chat_blocked_words.updated',
+        accountId: channelId,
+        at: now,
+        data: { channel_id: channelId, words: cleaned, by: channelId },
       });
     });
     return cleaned;
@@ -484,41 +534,32 @@ export class ChatService {
     }
   }
 
-  private async record(
+  private record(
     trx: Db,
     stream: repo.ChatStream,
     actorId: string,
     action: ModerationAction,
     what: { targetUserId?: string; messageId?: string; detail?: string | null },
   ): Promise<void> {
-    await repo.recordAction(trx, {
-      id: newId('mod'),
-      channel_id: stream.creator_id,
-      stream_id: stream.id,
-      actor_id: actorId,
-      action,
-      target_user_id: what.targetUserId ?? null,
-      message_id: what.messageId ?? null,
-      detail: what.detail ?? null,
-      created_at: this.clock.now(),
-    });
+    return this.recordIn(trx, stream.creator_id, stream.id, actorId, action, what);
   }
 
-  private async recordChannel(
+  private async recordIn(
     trx: Db,
     channelId: string,
+    streamId: string | null,
     actorId: string,
     action: ModerationAction,
-    what: { targetUserId?: string; detail?: string },
+    what: { targetUserId?: string; messageId?: string; detail?: string | null },
   ): Promise<void> {
     await repo.recordAction(trx, {
       id: newId('mod'),
       channel_id: channelId,
-      stream_id: null,
+      stream_id: streamId,
       actor_id: actorId,
       action,
       target_user_id: what.targetUserId ?? null,
-      message_id: null,
+      message_id: what.messageId ?? null,
       detail: what.detail ?? null,
       created_at: this.clock.now(),
     });
