@@ -92,19 +92,23 @@ export async function dashboardChatRoutes(app: DashboardApp, deps: DashboardDeps
               </li>`,
           )}
         </ul>
-        <form method="post" action="/dashboard/chat/moderators">
+        <form method="post" action="/dashboard/chat/moderators" class="form">
           ${csrfField(request)}
-          <label for="moderator-id">User id</label>
-          <input id="moderator-id" name="user_id" maxlength="64" required />
+          <div class="field">
+            <label for="moderator-id">User id</label>
+            <input id="moderator-id" name="user_id" type="text" maxlength="64" required />
+          </div>
           <button type="submit" class="primary">Add moderator</button>
         </form>
       </section>
       <section aria-labelledby="words">
         <h2 id="words">Blocked words</h2>
-        <form method="post" action="/dashboard/chat/blocked-words">
+        <form method="post" action="/dashboard/chat/blocked-words" class="form">
           ${csrfField(request)}
-          <label for="blocked-words">One word or phrase per line; messages with one are refused.</label>
-          <textarea id="blocked-words" name="words" rows="5">${words.join('\n')}</textarea>
+          <div class="field">
+            <label for="blocked-words">One word or phrase per line; messages with one are refused.</label>
+            <textarea id="blocked-words" name="words" rows="5">${words.join('\n')}</textarea>
+          </div>
           <button type="submit" class="primary">Save blocked words</button>
         </form>
       </section>

@@ -51,7 +51,7 @@ export function liftForm(csrf: SafeHtml, action: string, r: ChatRestrictionView)
     data-confirm-action="Lift ${what}"
   >
     ${csrf}<input type="hidden" name="user_id" value="${r.user_id}" />
-    <button type="submit" aria-label="Lift ${r.name}'s ${what}">Lift ${what}</button>
+    <button type="submit" aria-label="Lift ${what} of ${r.name}">Lift ${what}</button>
   </form>`;
 }
 
