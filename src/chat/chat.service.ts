@@ -7,7 +7,8 @@ import { recordEvent } from '../events/outbox.ts';
 import { toIso, type Clock } from '../shared/clock.ts';
 import { AppError, invalidParameter, notFound, stateConflict } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
-import type { ChatBus } from './chat-bus.ts';
+import type { ChatBus, ChatEvent } from './chat-bus.ts';
+import { TtlCache } from './chat-cache.ts';
 import type { ChatFlood } from './chat-flood.ts';
 import {
   checkMessageText,
@@ -17,7 +18,13 @@ import {
 } from './chat-text.ts';
 import * as repo from './chat.repository.ts';
 import { toChatMessage, toChatSettings, type ChatMessage, type ChatSettings } from './chat.serializer.ts';
-import type { ChatMessageRow, ChatRole, ModerationAction } from './chat.table.ts';
+import type {
+  ChatMessageRow,
+  ChatRestrictionRow,
+  ChatRole,
+  ChatRoomRow,
+  ModerationAction,
+} from './chat.table.ts';
 
 /** Messages a late viewer is shown; a resume sends at most RESUME_LIMIT it missed. */
 export const HISTORY_SIZE = 50;
@@ -59,6 +66,15 @@ export class ChatService {
   private readonly clock: Clock;
   private readonly flood: ChatFlood;
   private readonly options: ChatOptions;
+  // What every post reads, kept a moment (chat-cache.ts has the bound): live streams only, rooms
+  // once they exist, restrictions and moderators by `channel:user`, names, blocked words.
+  private readonly liveStreams = new TtlCache<repo.ChatStream | undefined>();
+  private readonly rooms = new TtlCache<ChatRoomRow | undefined>();
+  private readonly restrictionsKept = new TtlCache<ChatRestrictionRow | undefined>();
+  private readonly moderatorsKept = new TtlCache<boolean>();
+  private readonly names = new TtlCache<string | undefined>();
+  private readonly wordsKept = new TtlCache<string[]>();
+  private unwatch: (() => void) | undefined;
 
   constructor(db: Db, clock: Clock, bus: ChatBus, flood: ChatFlood, options: ChatOptions) {
     this.db = db;
@@ -69,7 +85,51 @@ export class ChatService {
   }
 
   async close(): Promise<void> {
+    this.unwatch?.();
     await Promise.all([this.bus.close(), this.flood.close()]);
+  }
+
+  /** Hears every process's changes (once something is kept), to forget what they touched. */
+  private watch(): void {
+    this.unwatch ??= this.bus.subscribe((event) => {
+      this.forget(event);
+    });
+  }
+
+  private forget(event: ChatEvent): void {
+    if (event.kind === 'settings') this.rooms.delete(event.streamId);
+    else if (event.kind === 'restricted') this.restrictionsKept.delete(`${event.channelId}:${event.userId}`);
+    else if (event.kind === 'channel') {
+      this.moderatorsKept.deletePrefix(`${event.channelId}:`);
+      this.wordsKept.delete(event.channelId);
+    }
+  }
+
+  /** Forgets here at once (a post right after the change sees it), then tells every process. */
+  private announce(event: ChatEvent): void {
+    this.forget(event);
+    this.bus.publish(event);
+  }
+
+  /** The stream a post goes to: a live one is kept a moment, others are read each time. */
+  private async postingStream(streamId: string): Promise<repo.ChatStream> {
+    this.watch();
+    const stream = await this.liveStreams.get(
+      streamId,
+      () => repo.findStream(this.db, streamId),
+      (found) => found?.status === 'live',
+    );
+    if (stream === undefined) throw notFound('stream', streamId);
+    return stream;
+  }
+
+  private async room(streamId: string, now: number): Promise<ChatRoomRow | undefined> {
+    const read = () => repo.findRoom(this.db, streamId);
+    const exists = (room: ChatRoomRow | undefined) => room !== undefined;
+    const room = await this.rooms.get(streamId, read, exists);
+    if (room !== undefined) return room;
+    await repo.ensureRoom(this.db, streamId, now);
+    return this.rooms.get(streamId, read, exists);
   }
 
   async stream(streamId: string): Promise<repo.ChatStream> {
@@ -78,9 +138,15 @@ export class ChatService {
     return stream;
   }
 
-  async roleOf(stream: repo.ChatStream, userId: string): Promise<ChatRole> {
+  /** The user's role in the stream's chat; `fresh` reads it now (a moderation action does). */
+  async roleOf(stream: repo.ChatStream, userId: string, fresh = false): Promise<ChatRole> {
     if (userId === stream.creator_id) return 'creator';
-    return (await repo.isModerator(this.db, stream.creator_id, userId)) ? 'moderator' : 'viewer';
+    const read = () => repo.isModerator(this.db, stream.creator_id, userId);
+    if (!fresh) this.watch();
+    const moderates = fresh
+      ? await read()
+      : await this.moderatorsKept.get(`${stream.creator_id}:${userId}`, read);
+    return moderates ? 'moderator' : 'viewer';
   }
 
   async settings(streamId: string): Promise<ChatSettings> {
@@ -91,7 +157,10 @@ export class ChatService {
   /** Why `userId` may not post in the stream's chat now, or undefined when they may. */
   async refusal(stream: repo.ChatStream, userId: string): Promise<AppError | undefined> {
     if (stream.status === 'ended') return stateConflict('The stream has ended; its chat is closed.');
-    const restriction = await repo.findRestriction(this.db, stream.creator_id, userId);
+    this.watch();
+    const restriction = await this.restrictionsKept.get(`${stream.creator_id}:${userId}`, () =>
+      repo.findRestriction(this.db, stream.creator_id, userId),
+    );
     if (restriction?.kind === 'ban') {
       return new AppError('chat_banned', "You are banned from this channel's chat.");
     }
@@ -106,17 +175,20 @@ export class ChatService {
   }
 
   async post(request: PostRequest): Promise<ChatMessage> {
-    const stream = await this.stream(request.streamId);
-    const refused = await this.refusal(stream, request.userId);
-    if (refused) throw refused;
+    const stream = await this.postingStream(request.streamId);
     const now = this.clock.now();
-    await repo.ensureRoom(this.db, stream.id, now);
-    const [room, role, blocked, name] = await Promise.all([
-      repo.findRoom(this.db, stream.id),
+    const [refused, room, role, blocked, name] = await Promise.all([
+      this.refusal(stream, request.userId),
+      this.room(stream.id, now),
       this.roleOf(stream, request.userId),
-      repo.blockedWords(this.db, stream.creator_id),
-      repo.findUserName(this.db, request.userId),
+      this.wordsKept.get(stream.creator_id, () => repo.blockedWords(this.db, stream.creator_id)),
+      this.names.get(
+        request.userId,
+        () => repo.findUserName(this.db, request.userId),
+        (found) => found !== undefined,
+      ),
     ]);
+    if (refused) throw refused;
     if (room === undefined || name === undefined) throw notFound('user', request.userId);
     const text = checkMessageText(request.text, {
       maxLength: room.max_length,
@@ -308,7 +380,7 @@ export class ChatService {
         },
       });
     });
-    this.bus.publish({
+    this.announce({
       kind: 'restricted',
       channelId: stream.creator_id,
       userId,
@@ -341,7 +413,7 @@ export class ChatService {
         data: { channel_id: stream.creator_id, stream_id: streamId, user_id: userId, reason, by: actorId },
       });
     });
-    this.bus.publish({
+    this.announce({
       kind: 'restricted',
       channelId: stream.creator_id,
       userId,
@@ -390,8 +462,7 @@ export class ChatService {
       });
       return true;
     });
-    if (lifted)
-      this.bus.publish({ kind: 'restricted', channelId, userId, restriction: 'lifted', until: null });
+    if (lifted) this.announce({ kind: 'restricted', channelId, userId, restriction: 'lifted', until: null });
     return lifted;
   }
 
@@ -444,7 +515,7 @@ export class ChatService {
       return updated;
     });
     const settings = toChatSettings(room);
-    this.bus.publish({ kind: 'settings', streamId, settings });
+    this.announce({ kind: 'settings', streamId, settings });
     return settings;
   }
 
@@ -470,6 +541,7 @@ export class ChatService {
         });
       }
     });
+    this.announce({ kind: 'channel', channelId });
   }
 
   async removeModerator(channelId: string, userId: string): Promise<void> {
@@ -485,6 +557,7 @@ export class ChatService {
         });
       }
     });
+    this.announce({ kind: 'channel', channelId });
   }
 
   async blockedWords(channelId: string): Promise<string[]> {
@@ -506,6 +579,7 @@ export class ChatService {
         data: { channel_id: channelId, words: cleaned, by: channelId },
       });
     });
+    this.announce({ kind: 'channel', channelId });
     return cleaned;
   }
 
@@ -519,14 +593,14 @@ export class ChatService {
   }
 
   private async mustModerate(stream: repo.ChatStream, actorId: string): Promise<void> {
-    if ((await this.roleOf(stream, actorId)) === 'viewer') {
+    if ((await this.roleOf(stream, actorId, true)) === 'viewer') {
       throw new AppError('chat_not_allowed', "Only the creator and the channel's moderators may do this.");
     }
   }
 
   private async mustBeRestrictable(stream: repo.ChatStream, actorId: string, userId: string): Promise<void> {
     if ((await repo.findUserName(this.db, userId)) === undefined) throw notFound('user', userId);
-    const role = await this.roleOf(stream, userId);
+    const role = await this.roleOf(stream, userId, true);
     if (role === 'creator')
       throw invalidParameter('user_id', 'The creator cannot be timed out or banned from their own chat.');
     if (role === 'moderator' && actorId !== stream.creator_id) {
