@@ -18,13 +18,7 @@ import {
 } from './chat-text.ts';
 import * as repo from './chat.repository.ts';
 import { toChatMessage, toChatSettings, type ChatMessage, type ChatSettings } from './chat.serializer.ts';
-import type {
-  ChatMessageRow,
-  ChatRestrictionRow,
-  ChatRole,
-  ChatRoomRow,
-  ModerationAction,
-} from './chat.table.ts';
+import type { ChatMessageRow, ChatRole, ChatRoomRow, ModerationAction } from './chat.table.ts';
 
 /** Messages a late viewer is shown; a resume sends at most RESUME_LIMIT it missed. */
 export const HISTORY_SIZE = 50;
@@ -67,12 +61,11 @@ export class ChatService {
   private readonly flood: ChatFlood;
   private readonly options: ChatOptions;
   // What every post reads, kept a moment (chat-cache.ts has the bound): live streams only, rooms
-  // once they exist, restrictions and moderators by `channel:user`, names, blocked words.
+  // once they exist, a user's standing (name, ban or timeout, moderator) by `channel:user`, and
+  // the channel's blocked words.
   private readonly liveStreams = new TtlCache<repo.ChatStream | undefined>();
   private readonly rooms = new TtlCache<ChatRoomRow | undefined>();
-  private readonly restrictionsKept = new TtlCache<ChatRestrictionRow | undefined>();
-  private readonly moderatorsKept = new TtlCache<boolean>();
-  private readonly names = new TtlCache<string | undefined>();
+  private readonly standings = new TtlCache<repo.ChatStanding | undefined>();
   private readonly wordsKept = new TtlCache<string[]>();
   private unwatch: (() => void) | undefined;
 
@@ -98,9 +91,9 @@ export class ChatService {
 
   private forget(event: ChatEvent): void {
     if (event.kind === 'settings') this.rooms.delete(event.streamId);
-    else if (event.kind === 'restricted') this.restrictionsKept.delete(`${event.channelId}:${event.userId}`);
+    else if (event.kind === 'restricted') this.standings.delete(`${event.channelId}:${event.userId}`);
     else if (event.kind === 'channel') {
-      this.moderatorsKept.deletePrefix(`${event.channelId}:`);
+      this.standings.deletePrefix(`${event.channelId}:`);
       this.wordsKept.delete(event.channelId);
     }
   }
@@ -138,14 +131,22 @@ export class ChatService {
     return stream;
   }
 
+  /** The user's name, ban or timeout and whether they moderate the channel: one read, kept a moment. */
+  private standing(channelId: string, userId: string): Promise<repo.ChatStanding | undefined> {
+    this.watch();
+    return this.standings.get(
+      `${channelId}:${userId}`,
+      () => repo.findStanding(this.db, channelId, userId),
+      (found) => found !== undefined,
+    );
+  }
+
   /** The user's role in the stream's chat; `fresh` reads it now (a moderation action does). */
   async roleOf(stream: repo.ChatStream, userId: string, fresh = false): Promise<ChatRole> {
     if (userId === stream.creator_id) return 'creator';
-    const read = () => repo.isModerator(this.db, stream.creator_id, userId);
-    if (!fresh) this.watch();
     const moderates = fresh
-      ? await read()
-      : await this.moderatorsKept.get(`${stream.creator_id}:${userId}`, read);
+      ? await repo.isModerator(this.db, stream.creator_id, userId)
+      : (await this.standing(stream.creator_id, userId))?.moderator === true;
     return moderates ? 'moderator' : 'viewer';
   }
 
@@ -157,10 +158,7 @@ export class ChatService {
   /** Why `userId` may not post in the stream's chat now, or undefined when they may. */
   async refusal(stream: repo.ChatStream, userId: string): Promise<AppError | undefined> {
     if (stream.status === 'ended') return stateConflict('The stream has ended; its chat is closed.');
-    this.watch();
-    const restriction = await this.restrictionsKept.get(`${stream.creator_id}:${userId}`, () =>
-      repo.findRestriction(this.db, stream.creator_id, userId),
-    );
+    const restriction = (await this.standing(stream.creator_id, userId))?.restriction;
     if (restriction?.kind === 'ban') {
       return new AppError('chat_banned', "You are banned from this channel's chat.");
     }
@@ -177,18 +175,16 @@ export class ChatService {
   async post(request: PostRequest): Promise<ChatMessage> {
     const stream = await this.postingStream(request.streamId);
     const now = this.clock.now();
-    const [refused, room, role, blocked, name] = await Promise.all([
+    // One read of the user's standing serves the three below (they share the kept promise).
+    const [refused, room, role, blocked, standing] = await Promise.all([
       this.refusal(stream, request.userId),
       this.room(stream.id, now),
       this.roleOf(stream, request.userId),
       this.wordsKept.get(stream.creator_id, () => repo.blockedWords(this.db, stream.creator_id)),
-      this.names.get(
-        request.userId,
-        () => repo.findUserName(this.db, request.userId),
-        (found) => found !== undefined,
-      ),
+      this.standing(stream.creator_id, request.userId),
     ]);
     if (refused) throw refused;
+    const name = standing?.name;
     if (room === undefined || name === undefined) throw notFound('user', request.userId);
     const text = checkMessageText(request.text, {
       maxLength: room.max_length,
