@@ -168,16 +168,18 @@ export async function benchChat(options: { quick?: boolean } = {}): Promise<Chat
         }, 10);
       });
       const elapsed = (performance.now() - started) / 1000;
-      // Let the last ones arrive.
+      // Let the last ones arrive. A refused post takes no sequence number: a client is complete
+      // when it has every accepted message, in order, once.
+      const accepted = () => sent - [...errors.values()].reduce((sum, n) => sum + n, 0);
       const deadline = performance.now() + 10_000;
-      while (performance.now() < deadline && clients.some((c) => c.seqs.length < total)) {
+      while (performance.now() < deadline && clients.some((c) => c.seqs.length < accepted())) {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       const cpu = apis.map(
         (api, i) => +((cpuSeconds(api.service.pid ?? 0) - (cpuBefore[i] ?? 0)) / elapsed).toFixed(2),
       );
       const complete = clients.filter(
-        (c) => c.seqs.length === total && c.seqs.every((seq, i) => seq === i + 1),
+        (c) => c.seqs.length === accepted() && c.seqs.every((seq, i) => seq === i + 1),
       ).length;
       const sorted = latencies.toSorted((a, b) => a - b);
       const figures: ChatFigures = {

@@ -13,6 +13,8 @@ export type ChatEvent =
   | { kind: 'message'; streamId: string; message: ChatMessage }
   | { kind: 'deleted'; streamId: string; id: string; seq: number }
   | { kind: 'settings'; streamId: string; settings: ChatSettings }
+  /** The channel's moderators or blocked words changed (processes forget what they kept). */
+  | { kind: 'channel'; channelId: string }
   | {
       kind: 'restricted';
       channelId: string;

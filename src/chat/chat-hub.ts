@@ -155,6 +155,7 @@ export class ChatHub {
   }
 
   private hear(event: ChatEvent): void {
+    if (event.kind === 'channel') return;
     if (event.kind === 'restricted') {
       this.sendToUser(
         event.userId,

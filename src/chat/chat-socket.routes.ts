@@ -22,6 +22,9 @@ import { AppError } from '../shared/errors.ts';
 import type { ChatHub, ChatViewer } from './chat-hub.ts';
 import type { ChatService } from './chat.service.ts';
 
+/** The refusal a suspended account's socket gets for anything but reading. */
+const SUSPENDED = () => new AppError('account_suspended', 'Your account is suspended, so you cannot chat.');
+
 export const MAX_FRAME_BYTES = 8 * 1024;
 /** Frames a socket may send per second (a burst of twice as many is allowed). */
 const FRAMES_PER_SECOND = 10;
@@ -32,7 +35,10 @@ const HEARTBEAT_MS = 30_000;
 export interface ChatSocketOptions {
   chat: ChatService;
   /** The signed-in user a Cookie header names (looked up again for every post). */
-  userOf: (cookieHeader: string | undefined) => Promise<{ id: string; name: string } | undefined>;
+  /** The session's user; a suspended one (signed in again to read why) may read but not post. */
+  userOf: (
+    cookieHeader: string | undefined,
+  ) => Promise<{ id: string; name: string; suspended?: boolean } | undefined>;
   /** PUBLIC_URL's origin. */
   publicOrigin: string;
   /** Sockets one client address may hold open in this process. */
@@ -179,7 +185,10 @@ export function chatSocketRoutes(options: ChatSocketOptions): (app: FastifyInsta
           viewer.userId = user?.id ?? null;
           const stream = await chat.stream(streamId);
           const [role, refusal] = user
-            ? await Promise.all([chat.roleOf(stream, user.id), chat.refusal(stream, user.id)])
+            ? await Promise.all([
+                chat.roleOf(stream, user.id),
+                user.suspended === true ? SUSPENDED() : chat.refusal(stream, user.id),
+              ])
             : [null, new AppError('authentication_required', 'Sign in to chat.')];
           if (state.closed) return;
           await hub.join(streamId, viewer, async () => {
@@ -221,6 +230,7 @@ export function chatSocketRoutes(options: ChatSocketOptions): (app: FastifyInsta
               if (user === undefined) {
                 throw new AppError('authentication_required', 'Sign in to chat (your session has ended).');
               }
+              if (user.suspended === true) throw SUSPENDED();
               send({ ...(await work(user.id)), nonce });
             })
             .catch((error: unknown) => {

@@ -163,6 +163,37 @@ export async function isModerator(db: Db, channelId: string, userId: string): Pr
   return row !== undefined;
 }
 
+/** A user as a channel's chat sees them, in one read: their name, ban or timeout, and moderator. */
+export interface ChatStanding {
+  name: string;
+  restriction: Pick<ChatRestrictionRow, 'kind' | 'until'> | undefined;
+  moderator: boolean;
+}
+
+export async function findStanding(
+  db: Db,
+  channelId: string,
+  userId: string,
+): Promise<ChatStanding | undefined> {
+  const row = await db
+    .selectFrom('users')
+    .leftJoin('chat_restrictions as r', (join) =>
+      join.onRef('r.user_id', '=', 'users.id').on('r.channel_id', '=', channelId),
+    )
+    .leftJoin('chat_moderators as m', (join) =>
+      join.onRef('m.user_id', '=', 'users.id').on('m.channel_id', '=', channelId),
+    )
+    .select(['users.name', 'r.kind', 'r.until', 'm.user_id as moderator_id'])
+    .where('users.id', '=', userId)
+    .executeTakeFirst();
+  if (row === undefined) return undefined;
+  return {
+    name: row.name,
+    restriction: row.kind === null ? undefined : { kind: row.kind, until: row.until },
+    moderator: row.moderator_id !== null,
+  };
+}
+
 export async function listModerators(db: Db, channelId: string): Promise<{ id: string; name: string }[]> {
   return db
     .selectFrom('chat_moderators')

@@ -7,7 +7,8 @@ import { recordEvent } from '../events/outbox.ts';
 import { toIso, type Clock } from '../shared/clock.ts';
 import { AppError, invalidParameter, notFound, stateConflict } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
-import type { ChatBus } from './chat-bus.ts';
+import type { ChatBus, ChatEvent } from './chat-bus.ts';
+import { TtlCache } from './chat-cache.ts';
 import type { ChatFlood } from './chat-flood.ts';
 import {
   checkMessageText,
@@ -17,7 +18,7 @@ import {
 } from './chat-text.ts';
 import * as repo from './chat.repository.ts';
 import { toChatMessage, toChatSettings, type ChatMessage, type ChatSettings } from './chat.serializer.ts';
-import type { ChatMessageRow, ChatRole, ModerationAction } from './chat.table.ts';
+import type { ChatMessageRow, ChatRole, ChatRoomRow, ModerationAction } from './chat.table.ts';
 
 /** Messages a late viewer is shown; a resume sends at most RESUME_LIMIT it missed. */
 export const HISTORY_SIZE = 50;
@@ -59,6 +60,14 @@ export class ChatService {
   private readonly clock: Clock;
   private readonly flood: ChatFlood;
   private readonly options: ChatOptions;
+  // What every post reads, kept a moment (chat-cache.ts has the bound): live streams only, rooms
+  // once they exist, a user's standing (name, ban or timeout, moderator) by `channel:user`, and
+  // the channel's blocked words.
+  private readonly liveStreams = new TtlCache<repo.ChatStream | undefined>();
+  private readonly rooms = new TtlCache<ChatRoomRow | undefined>();
+  private readonly standings = new TtlCache<repo.ChatStanding | undefined>();
+  private readonly wordsKept = new TtlCache<string[]>();
+  private unwatch: (() => void) | undefined;
 
   constructor(db: Db, clock: Clock, bus: ChatBus, flood: ChatFlood, options: ChatOptions) {
     this.db = db;
@@ -69,7 +78,51 @@ export class ChatService {
   }
 
   async close(): Promise<void> {
+    this.unwatch?.();
     await Promise.all([this.bus.close(), this.flood.close()]);
+  }
+
+  /** Hears every process's changes (once something is kept), to forget what they touched. */
+  private watch(): void {
+    this.unwatch ??= this.bus.subscribe((event) => {
+      this.forget(event);
+    });
+  }
+
+  private forget(event: ChatEvent): void {
+    if (event.kind === 'settings') this.rooms.delete(event.streamId);
+    else if (event.kind === 'restricted') this.standings.delete(`${event.channelId}:${event.userId}`);
+    else if (event.kind === 'channel') {
+      this.standings.deletePrefix(`${event.channelId}:`);
+      this.wordsKept.delete(event.channelId);
+    }
+  }
+
+  /** Forgets here at once (a post right after the change sees it), then tells every process. */
+  private announce(event: ChatEvent): void {
+    this.forget(event);
+    this.bus.publish(event);
+  }
+
+  /** The stream a post goes to: a live one is kept a moment, others are read each time. */
+  private async postingStream(streamId: string): Promise<repo.ChatStream> {
+    this.watch();
+    const stream = await this.liveStreams.get(
+      streamId,
+      () => repo.findStream(this.db, streamId),
+      (found) => found?.status === 'live',
+    );
+    if (stream === undefined) throw notFound('stream', streamId);
+    return stream;
+  }
+
+  private async room(streamId: string, now: number): Promise<ChatRoomRow | undefined> {
+    const read = () => repo.findRoom(this.db, streamId);
+    const exists = (room: ChatRoomRow | undefined) => room !== undefined;
+    const room = await this.rooms.get(streamId, read, exists);
+    if (room !== undefined) return room;
+    await repo.ensureRoom(this.db, streamId, now);
+    return this.rooms.get(streamId, read, exists);
   }
 
   async stream(streamId: string): Promise<repo.ChatStream> {
@@ -78,9 +131,23 @@ export class ChatService {
     return stream;
   }
 
-  async roleOf(stream: repo.ChatStream, userId: string): Promise<ChatRole> {
+  /** The user's name, ban or timeout and whether they moderate the channel: one read, kept a moment. */
+  private standing(channelId: string, userId: string): Promise<repo.ChatStanding | undefined> {
+    this.watch();
+    return this.standings.get(
+      `${channelId}:${userId}`,
+      () => repo.findStanding(this.db, channelId, userId),
+      (found) => found !== undefined,
+    );
+  }
+
+  /** The user's role in the stream's chat; `fresh` reads it now (a moderation action does). */
+  async roleOf(stream: repo.ChatStream, userId: string, fresh = false): Promise<ChatRole> {
     if (userId === stream.creator_id) return 'creator';
-    return (await repo.isModerator(this.db, stream.creator_id, userId)) ? 'moderator' : 'viewer';
+    const moderates = fresh
+      ? await repo.isModerator(this.db, stream.creator_id, userId)
+      : (await this.standing(stream.creator_id, userId))?.moderator === true;
+    return moderates ? 'moderator' : 'viewer';
   }
 
   async settings(streamId: string): Promise<ChatSettings> {
@@ -91,7 +158,7 @@ export class ChatService {
   /** Why `userId` may not post in the stream's chat now, or undefined when they may. */
   async refusal(stream: repo.ChatStream, userId: string): Promise<AppError | undefined> {
     if (stream.status === 'ended') return stateConflict('The stream has ended; its chat is closed.');
-    const restriction = await repo.findRestriction(this.db, stream.creator_id, userId);
+    const restriction = (await this.standing(stream.creator_id, userId))?.restriction;
     if (restriction?.kind === 'ban') {
       return new AppError('chat_banned', "You are banned from this channel's chat.");
     }
@@ -106,17 +173,18 @@ export class ChatService {
   }
 
   async post(request: PostRequest): Promise<ChatMessage> {
-    const stream = await this.stream(request.streamId);
-    const refused = await this.refusal(stream, request.userId);
-    if (refused) throw refused;
+    const stream = await this.postingStream(request.streamId);
     const now = this.clock.now();
-    await repo.ensureRoom(this.db, stream.id, now);
-    const [room, role, blocked, name] = await Promise.all([
-      repo.findRoom(this.db, stream.id),
+    // One read of the user's standing serves the three below (they share the kept promise).
+    const [refused, room, role, blocked, standing] = await Promise.all([
+      this.refusal(stream, request.userId),
+      this.room(stream.id, now),
       this.roleOf(stream, request.userId),
-      repo.blockedWords(this.db, stream.creator_id),
-      repo.findUserName(this.db, request.userId),
+      this.wordsKept.get(stream.creator_id, () => repo.blockedWords(this.db, stream.creator_id)),
+      this.standing(stream.creator_id, request.userId),
     ]);
+    if (refused) throw refused;
+    const name = standing?.name;
     if (room === undefined || name === undefined) throw notFound('user', request.userId);
     const text = checkMessageText(request.text, {
       maxLength: room.max_length,
@@ -308,7 +376,7 @@ export class ChatService {
         },
       });
     });
-    this.bus.publish({
+    this.announce({
       kind: 'restricted',
       channelId: stream.creator_id,
       userId,
@@ -341,7 +409,7 @@ export class ChatService {
         data: { channel_id: stream.creator_id, stream_id: streamId, user_id: userId, reason, by: actorId },
       });
     });
-    this.bus.publish({
+    this.announce({
       kind: 'restricted',
       channelId: stream.creator_id,
       userId,
@@ -354,19 +422,43 @@ export class ChatService {
   async lift(streamId: string, actorId: string, userId: string): Promise<boolean> {
     const stream = await this.stream(streamId);
     await this.mustModerate(stream, actorId);
+    return this.liftIn(stream.creator_id, stream.id, actorId, userId);
+  }
+
+  /** The creator lifts a ban or timeout in their channel (the dashboard's moderation page). */
+  async liftInChannel(channelId: string, userId: string): Promise<boolean> {
+    return this.liftIn(channelId, null, channelId, userId);
+  }
+
+  private async liftIn(
+    channelId: string,
+    streamId: string | null,
+    actorId: string,
+    userId: string,
+  ): Promise<boolean> {
+    const now = this.clock.now();
     const lifted = await this.db.transaction().execute(async (trx) => {
-      if (!(await repo.removeRestriction(trx, stream.creator_id, userId))) return false;
-      await this.record(trx, stream, actorId, 'user.unbanned', { targetUserId: userId });
+      const restriction = await repo.findRestriction(trx, channelId, userId);
+      if (restriction === undefined || !(await repo.removeRestriction(trx, channelId, userId))) return false;
+      await this.recordIn(trx, channelId, streamId, actorId, 'user.unbanned', {
+        targetUserId: userId,
+        detail: restriction.kind === 'ban' ? 'ban lifted' : 'timeout lifted',
+      });
+      await recordEvent(trx, {
+        type: 'chat_user.restriction_lifted',
+        accountId: channelId,
+        at: now,
+        data: {
+          channel_id: channelId,
+          stream_id: streamId,
+          user_id: userId,
+          kind: restriction.kind,
+          by: actorId,
+        },
+      });
       return true;
     });
-    if (lifted)
-      this.bus.publish({
-        kind: 'restricted',
-        channelId: stream.creator_id,
-        userId,
-        restriction: 'lifted',
-        until: null,
-      });
+    if (lifted) this.announce({ kind: 'restricted', channelId, userId, restriction: 'lifted', until: null });
     return lifted;
   }
 
@@ -410,10 +502,16 @@ export class ChatService {
       await this.record(trx, stream, actorId, 'settings.updated', {
         detail: `slow mode ${settings.slow_mode_seconds} s, followers-only ${settings.followers_only ? 'on' : 'off'}, at most ${settings.max_length} characters`,
       });
+      await recordEvent(trx, {
+        type: 'chat_settings.updated',
+        accountId: stream.creator_id,
+        at: now,
+        data: { channel_id: stream.creator_id, stream_id: streamId, ...settings, by: actorId },
+      });
       return updated;
     });
     const settings = toChatSettings(room);
-    this.bus.publish({ kind: 'settings', streamId, settings });
+    this.announce({ kind: 'settings', streamId, settings });
     return settings;
   }
 
@@ -430,17 +528,32 @@ export class ChatService {
     const now = this.clock.now();
     await this.db.transaction().execute(async (trx) => {
       if (await repo.addModerator(trx, channelId, userId, now)) {
-        await this.recordChannel(trx, channelId, channelId, 'moderator.added', { targetUserId: userId });
+        await this.recordIn(trx, channelId, null, channelId, 'moderator.added', { targetUserId: userId });
+        await recordEvent(trx, {
+          type: 'chat_moderator.added',
+          accountId: channelId,
+          at: now,
+          data: { channel_id: channelId, user_id: userId, by: channelId },
+        });
       }
     });
+    this.announce({ kind: 'channel', channelId });
   }
 
   async removeModerator(channelId: string, userId: string): Promise<void> {
+    const now = this.clock.now();
     await this.db.transaction().execute(async (trx) => {
       if (await repo.removeModerator(trx, channelId, userId)) {
-        await this.recordChannel(trx, channelId, channelId, 'moderator.removed', { targetUserId: userId });
+        await this.recordIn(trx, channelId, null, channelId, 'moderator.removed', { targetUserId: userId });
+        await recordEvent(trx, {
+          type: 'chat_moderator.removed',
+          accountId: channelId,
+          at: now,
+          data: { channel_id: channelId, user_id: userId, by: channelId },
+        });
       }
     });
+    this.announce({ kind: 'channel', channelId });
   }
 
   async blockedWords(channelId: string): Promise<string[]> {
@@ -452,10 +565,17 @@ export class ChatService {
     const now = this.clock.now();
     await this.db.transaction().execute(async (trx) => {
       await repo.setBlockedWords(trx, channelId, cleaned, now);
-      await this.recordChannel(trx, channelId, channelId, 'blocked_words.updated', {
+      await this.recordIn(trx, channelId, null, channelId, 'blocked_words.updated', {
         detail: `${cleaned.length} words`,
       });
+      await recordEvent(trx, {
+        type: 'chat_blocked_words.updated',
+        accountId: channelId,
+        at: now,
+        data: { channel_id: channelId, words: cleaned, by: channelId },
+      });
     });
+    this.announce({ kind: 'channel', channelId });
     return cleaned;
   }
 
@@ -469,14 +589,14 @@ export class ChatService {
   }
 
   private async mustModerate(stream: repo.ChatStream, actorId: string): Promise<void> {
-    if ((await this.roleOf(stream, actorId)) === 'viewer') {
+    if ((await this.roleOf(stream, actorId, true)) === 'viewer') {
       throw new AppError('chat_not_allowed', "Only the creator and the channel's moderators may do this.");
     }
   }
 
   private async mustBeRestrictable(stream: repo.ChatStream, actorId: string, userId: string): Promise<void> {
     if ((await repo.findUserName(this.db, userId)) === undefined) throw notFound('user', userId);
-    const role = await this.roleOf(stream, userId);
+    const role = await this.roleOf(stream, userId, true);
     if (role === 'creator')
       throw invalidParameter('user_id', 'The creator cannot be timed out or banned from their own chat.');
     if (role === 'moderator' && actorId !== stream.creator_id) {
@@ -484,41 +604,32 @@ export class ChatService {
     }
   }
 
-  private async record(
+  private record(
     trx: Db,
     stream: repo.ChatStream,
     actorId: string,
     action: ModerationAction,
     what: { targetUserId?: string; messageId?: string; detail?: string | null },
   ): Promise<void> {
-    await repo.recordAction(trx, {
-      id: newId('mod'),
-      channel_id: stream.creator_id,
-      stream_id: stream.id,
-      actor_id: actorId,
-      action,
-      target_user_id: what.targetUserId ?? null,
-      message_id: what.messageId ?? null,
-      detail: what.detail ?? null,
-      created_at: this.clock.now(),
-    });
+    return this.recordIn(trx, stream.creator_id, stream.id, actorId, action, what);
   }
 
-  private async recordChannel(
+  private async recordIn(
     trx: Db,
     channelId: string,
+    streamId: string | null,
     actorId: string,
     action: ModerationAction,
-    what: { targetUserId?: string; detail?: string },
+    what: { targetUserId?: string; messageId?: string; detail?: string | null },
   ): Promise<void> {
     await repo.recordAction(trx, {
       id: newId('mod'),
       channel_id: channelId,
-      stream_id: null,
+      stream_id: streamId,
       actor_id: actorId,
       action,
       target_user_id: what.targetUserId ?? null,
-      message_id: null,
+      message_id: what.messageId ?? null,
       detail: what.detail ?? null,
       created_at: this.clock.now(),
     });

@@ -27,6 +27,11 @@ export const EVENT_TYPES = [
   'chat_message.deleted',
   'chat_user.timed_out',
   'chat_user.banned',
+  'chat_user.restriction_lifted',
+  'chat_settings.updated',
+  'chat_moderator.added',
+  'chat_moderator.removed',
+  'chat_blocked_words.updated',
   'ping',
 ] as const;
 

@@ -7675,7 +7675,7 @@ export interface operations {
         requestBody: {
             content: {
                 'application/json': {
-                    /** @description Event types (stream.started, stream.ended, video.published, subscription.created, subscription.cancelled, stream.updated, stream.deleted, video.updated, video.deleted, upload.processing, upload.ready, upload.errored, upload.cancelled, simulcast_target.connecting, simulcast_target.live, simulcast_target.failing, simulcast_target.stopped, chat_message.created, chat_message.deleted, chat_user.timed_out, chat_user.banned, ping), or the single item `*` for all current and future ones. */
+                    /** @description Event types (stream.started, stream.ended, video.published, subscription.created, subscription.cancelled, stream.updated, stream.deleted, video.updated, video.deleted, upload.processing, upload.ready, upload.errored, upload.cancelled, simulcast_target.connecting, simulcast_target.live, simulcast_target.failing, simulcast_target.stopped, chat_message.created, chat_message.deleted, chat_user.timed_out, chat_user.banned, chat_user.restriction_lifted, chat_settings.updated, chat_moderator.added, chat_moderator.removed, chat_blocked_words.updated, ping), or the single item `*` for all current and future ones. */
                     events: string[];
                     /** @description An absolute https:// URL. */
                     url: string;
@@ -8377,7 +8377,7 @@ export interface operations {
             query?: {
                 /** @description The previous page's `pagination.next_cursor`. */
                 cursor?: string;
-                event_type?: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'stream.updated' | 'stream.deleted' | 'video.updated' | 'video.deleted' | 'upload.processing' | 'upload.ready' | 'upload.errored' | 'upload.cancelled' | 'simulcast_target.connecting' | 'simulcast_target.live' | 'simulcast_target.failing' | 'simulcast_target.stopped' | 'chat_message.created' | 'chat_message.deleted' | 'chat_user.timed_out' | 'chat_user.banned' | 'ping';
+                event_type?: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'stream.updated' | 'stream.deleted' | 'video.updated' | 'video.deleted' | 'upload.processing' | 'upload.ready' | 'upload.errored' | 'upload.cancelled' | 'simulcast_target.connecting' | 'simulcast_target.live' | 'simulcast_target.failing' | 'simulcast_target.stopped' | 'chat_message.created' | 'chat_message.deleted' | 'chat_user.timed_out' | 'chat_user.banned' | 'chat_user.restriction_lifted' | 'chat_settings.updated' | 'chat_moderator.added' | 'chat_moderator.removed' | 'chat_blocked_words.updated' | 'ping';
                 /** @description Page size. */
                 limit?: number;
                 status?: 'pending' | 'sending' | 'succeeded' | 'failed';
@@ -8409,7 +8409,7 @@ export interface operations {
                             /** @description The event, prefix `evt_`; the same on every attempt. */
                             event_id: string;
                             /** @enum {string} */
-                            event_type: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'stream.updated' | 'stream.deleted' | 'video.updated' | 'video.deleted' | 'upload.processing' | 'upload.ready' | 'upload.errored' | 'upload.cancelled' | 'simulcast_target.connecting' | 'simulcast_target.live' | 'simulcast_target.failing' | 'simulcast_target.stopped' | 'chat_message.created' | 'chat_message.deleted' | 'chat_user.timed_out' | 'chat_user.banned' | 'ping';
+                            event_type: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'stream.updated' | 'stream.deleted' | 'video.updated' | 'video.deleted' | 'upload.processing' | 'upload.ready' | 'upload.errored' | 'upload.cancelled' | 'simulcast_target.connecting' | 'simulcast_target.live' | 'simulcast_target.failing' | 'simulcast_target.stopped' | 'chat_message.created' | 'chat_message.deleted' | 'chat_user.timed_out' | 'chat_user.banned' | 'chat_user.restriction_lifted' | 'chat_settings.updated' | 'chat_moderator.added' | 'chat_moderator.removed' | 'chat_blocked_words.updated' | 'ping';
                             /**
                              * Format: date-time
                              * @description ISO 8601 timestamp in UTC with milliseconds.
@@ -8613,7 +8613,7 @@ export interface operations {
                         /** @description The event, prefix `evt_`; the same on every attempt. */
                         event_id: string;
                         /** @enum {string} */
-                        event_type: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'stream.updated' | 'stream.deleted' | 'video.updated' | 'video.deleted' | 'upload.processing' | 'upload.ready' | 'upload.errored' | 'upload.cancelled' | 'simulcast_target.connecting' | 'simulcast_target.live' | 'simulcast_target.failing' | 'simulcast_target.stopped' | 'chat_message.created' | 'chat_message.deleted' | 'chat_user.timed_out' | 'chat_user.banned' | 'ping';
+                        event_type: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'stream.updated' | 'stream.deleted' | 'video.updated' | 'video.deleted' | 'upload.processing' | 'upload.ready' | 'upload.errored' | 'upload.cancelled' | 'simulcast_target.connecting' | 'simulcast_target.live' | 'simulcast_target.failing' | 'simulcast_target.stopped' | 'chat_message.created' | 'chat_message.deleted' | 'chat_user.timed_out' | 'chat_user.banned' | 'chat_user.restriction_lifted' | 'chat_settings.updated' | 'chat_moderator.added' | 'chat_moderator.removed' | 'chat_blocked_words.updated' | 'ping';
                         /**
                          * Format: date-time
                          * @description ISO 8601 timestamp in UTC with milliseconds.
@@ -8776,7 +8776,7 @@ export interface operations {
                         /** @description The event, prefix `evt_`; the same on every attempt. */
                         event_id: string;
                         /** @enum {string} */
-                        event_type: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'stream.updated' | 'stream.deleted' | 'video.updated' | 'video.deleted' | 'upload.processing' | 'upload.ready' | 'upload.errored' | 'upload.cancelled' | 'simulcast_target.connecting' | 'simulcast_target.live' | 'simulcast_target.failing' | 'simulcast_target.stopped' | 'chat_message.created' | 'chat_message.deleted' | 'chat_user.timed_out' | 'chat_user.banned' | 'ping';
+                        event_type: 'stream.started' | 'stream.ended' | 'video.published' | 'subscription.created' | 'subscription.cancelled' | 'stream.updated' | 'stream.deleted' | 'video.updated' | 'video.deleted' | 'upload.processing' | 'upload.ready' | 'upload.errored' | 'upload.cancelled' | 'simulcast_target.connecting' | 'simulcast_target.live' | 'simulcast_target.failing' | 'simulcast_target.stopped' | 'chat_message.created' | 'chat_message.deleted' | 'chat_user.timed_out' | 'chat_user.banned' | 'chat_user.restriction_lifted' | 'chat_settings.updated' | 'chat_moderator.added' | 'chat_moderator.removed' | 'chat_blocked_words.updated' | 'ping';
                         /**
                          * Format: date-time
                          * @description ISO 8601 timestamp in UTC with milliseconds.

@@ -7916,7 +7916,7 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** @description Event types (stream.started, stream.ended, video.published, subscription.created, subscription.cancelled, stream.updated, stream.deleted, video.updated, video.deleted, upload.processing, upload.ready, upload.errored, upload.cancelled, simulcast_target.connecting, simulcast_target.live, simulcast_target.failing, simulcast_target.stopped, chat_message.created, chat_message.deleted, chat_user.timed_out, chat_user.banned, ping), or the single item `*` for all current and future ones. */
+          /** @description Event types (stream.started, stream.ended, video.published, subscription.created, subscription.cancelled, stream.updated, stream.deleted, video.updated, video.deleted, upload.processing, upload.ready, upload.errored, upload.cancelled, simulcast_target.connecting, simulcast_target.live, simulcast_target.failing, simulcast_target.stopped, chat_message.created, chat_message.deleted, chat_user.timed_out, chat_user.banned, chat_user.restriction_lifted, chat_settings.updated, chat_moderator.added, chat_moderator.removed, chat_blocked_words.updated, ping), or the single item `*` for all current and future ones. */
           events: string[];
           /** @description An absolute https:// URL. */
           url: string;
@@ -8640,6 +8640,11 @@ export interface operations {
           | 'chat_message.deleted'
           | 'chat_user.timed_out'
           | 'chat_user.banned'
+          | 'chat_user.restriction_lifted'
+          | 'chat_settings.updated'
+          | 'chat_moderator.added'
+          | 'chat_moderator.removed'
+          | 'chat_blocked_words.updated'
           | 'ping';
         /** @description Page size. */
         limit?: number;
@@ -8694,6 +8699,11 @@ export interface operations {
                 | 'chat_message.deleted'
                 | 'chat_user.timed_out'
                 | 'chat_user.banned'
+                | 'chat_user.restriction_lifted'
+                | 'chat_settings.updated'
+                | 'chat_moderator.added'
+                | 'chat_moderator.removed'
+                | 'chat_blocked_words.updated'
                 | 'ping';
               /**
                * Format: date-time
@@ -8920,6 +8930,11 @@ export interface operations {
               | 'chat_message.deleted'
               | 'chat_user.timed_out'
               | 'chat_user.banned'
+              | 'chat_user.restriction_lifted'
+              | 'chat_settings.updated'
+              | 'chat_moderator.added'
+              | 'chat_moderator.removed'
+              | 'chat_blocked_words.updated'
               | 'ping';
             /**
              * Format: date-time
@@ -9105,6 +9120,11 @@ export interface operations {
               | 'chat_message.deleted'
               | 'chat_user.timed_out'
               | 'chat_user.banned'
+              | 'chat_user.restriction_lifted'
+              | 'chat_settings.updated'
+              | 'chat_moderator.added'
+              | 'chat_moderator.removed'
+              | 'chat_blocked_words.updated'
               | 'ping';
             /**
              * Format: date-time

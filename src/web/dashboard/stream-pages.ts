@@ -168,6 +168,8 @@ export interface StreamPageData {
   notice?: string | undefined;
   /** The stream's simulcast destinations (simulcast-pages.ts); not shown once it has ended. */
   simulcast?: SafeHtml | undefined;
+  /** The chat panel (stream-chat-pages.ts). */
+  chat?: SafeHtml | undefined;
 }
 
 /** Where to enter the stream's key, with Reveal, Copy and Reset: only while the key can still go live. */
@@ -323,7 +325,7 @@ export function streamPageBody(csrf: SafeHtml, data: StreamPageData): SafeHtml {
       </section>
       ${ended ? afterTheStream(stream) : ingestSettings(csrf, data)}
     </div>
-    ${ended ? '' : (data.simulcast ?? '')}
+    ${ended ? '' : (data.simulcast ?? '')} ${data.chat ?? ''}
     <section aria-labelledby="chart-heading" class="panel">
       <h2 id="chart-heading">Viewers over time</h2>
       <div id="viewer-chart" class="chart" role="img" aria-label="Viewer count over time"></div>

@@ -4,12 +4,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { keysetPage } from '../../http/pagination.ts';
 import { AppError } from '../../shared/errors.ts';
 import { CreateStreamBody } from '../../streams/stream.schemas.ts';
+import { streamChatData } from './chat.routes.ts';
 import { csrfField, PAGE, renderPage, sendPage, userOf } from './core.ts';
 import type { DashboardApp, DashboardDeps } from './dashboard.deps.ts';
 import { field, formProblem, validateAsApi } from './form-validation.ts';
 import { isNotFound, sendNotFound } from './not-found.ts';
 import { IdParams } from './owned.ts';
 import { simulcastSection } from './simulcast-pages.ts';
+import { STREAM_CHAT_NOTICES, streamChatSection } from './stream-chat-pages.ts';
 import { STREAM_SIMULCAST_NOTICES } from './simulcast.routes.ts';
 import {
   EMPTY_STREAM_FORM,
@@ -101,7 +103,7 @@ export async function dashboardStreamRoutes(app: DashboardApp, deps: DashboardDe
             ? 'A new stream key was issued. Update it in your streaming software.'
             : query.created === '1'
               ? 'Stream created. Enter the ingest settings in your streaming software and start streaming.'
-              : STREAM_SIMULCAST_NOTICES[query.simulcast ?? ''];
+              : (STREAM_SIMULCAST_NOTICES[query.simulcast ?? ''] ?? STREAM_CHAT_NOTICES[query.chat ?? '']);
     const csrf = csrfField(request);
     const body = streamPageBody(csrf, {
       stream,
@@ -120,6 +122,7 @@ export async function dashboardStreamRoutes(app: DashboardApp, deps: DashboardDe
         `/dashboard/streams/${stream.id}/simulcast`,
         'This stream is sent on, as it is (no re-encoding), to up to 5 other platforms while it is live. Changes apply from the next time it goes live (or reconnects).',
       ),
+      chat: streamChatSection(csrf, await streamChatData(services.chat, stream)),
     });
     return sendPage(
       reply,

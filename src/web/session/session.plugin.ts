@@ -119,11 +119,13 @@ function appendCookie(reply: FastifyReply, cookie: string): void {
 export function sessionUserOf(
   sessions: SessionService,
   cookies: SessionCookies,
-): (header: string | undefined) => Promise<{ id: string; name: string } | undefined> {
+): (header: string | undefined) => Promise<{ id: string; name: string; suspended: boolean } | undefined> {
   return async (header) => {
     const token = readCookie(header, cookies.names.session);
     if (token === undefined) return undefined;
     const active = await sessions.resume(token);
-    return active === undefined ? undefined : { id: active.user.id, name: active.user.name };
+    return active === undefined
+      ? undefined
+      : { id: active.user.id, name: active.user.name, suspended: active.user.suspension !== null };
   };
 }
