@@ -270,7 +270,9 @@ function announce(text) {
 
 /** @param {import('hls.js').Level} level */
 function levelLabel(level) {
-  return level.height > 0 ? `${level.height}p` : `${Math.round(level.bitrate / 1000)} kb/s`;
+  if (level.height > 0) return `${level.height}p`;
+  // A stream passed through as the encoder sent it names neither size nor bitrate in its playlist.
+  return level.bitrate > 0 ? `${Math.round(level.bitrate / 1000)} kb/s` : 'Source';
 }
 
 /** The menu names what plays now: "Auto (480p)" while automatic, and beside it the rendition. */
