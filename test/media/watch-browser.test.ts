@@ -37,7 +37,11 @@ for (const { dialect, test } of mediaDialects(null)) {
       assert.equal(response.status(), 200);
       assert.match(response.headers()['content-security-policy'] ?? '', /script-src 'self'/);
       assert.equal(await first.textContent('#title'), 'Live & loud');
-      assert.equal(await first.textContent('#creator'), 'Ada <Streams>');
+      // The link's accessible name is the creator's name (the avatar's initial beside it is hidden).
+      assert.equal(
+        await first.getByRole('link', { name: 'Ada <Streams>', exact: true }).getAttribute('id'),
+        'creator',
+      );
       assert.equal(await first.textContent('#status'), 'Live');
       await waitUntilPlaying(first);
 
