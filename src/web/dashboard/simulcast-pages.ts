@@ -9,6 +9,7 @@ import { html, raw, type SafeHtml } from './core.ts';
 import { describedBy, problemFor } from './form-fields.ts';
 import type { FormProblem } from './form-validation.ts';
 import { localTime } from './format.ts';
+import { listTable } from '../list-table.ts';
 
 const STATE_LABELS: Record<SimulcastState, string> = {
   idle: 'Not started',
@@ -53,7 +54,7 @@ export function simulcastSection(
   intro: string,
 ): SafeHtml {
   const full = targets.length >= MAX_TARGETS;
-  const rows = targets.map((target) => {
+  const targetRow = (target: SimulcastTargetRow) => {
     const label = labelOf(target);
     const on = target.enabled === 1;
     return html`<tr data-target-id="${target.id}">
@@ -87,7 +88,7 @@ export function simulcastSection(
         </div>
       </td>
     </tr>`;
-  });
+  };
   return html`<section aria-labelledby="simulcast-heading" class="panel" id="simulcast">
     <div class="page-head">
       <h2 id="simulcast-heading">Simulcast</h2>
@@ -98,27 +99,21 @@ export function simulcastSection(
       }
     </div>
     <p class="hint">${intro}</p>
-    ${
-      targets.length === 0
-        ? html`<p class="empty" id="simulcast-empty">No destinations yet.</p>`
-        : html`<div class="table-wrap">
-            <table class="list stack simulcast" id="simulcast-targets">
-              <thead>
-                <tr>
-                  <th scope="col">Destination</th>
-                  <th scope="col">Server URL</th>
-                  <th scope="col">Key</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Sending</th>
-                  <th scope="col"><span class="visually-hidden">Actions</span></th>
-                </tr>
-              </thead>
-              <tbody>
-                ${rows}
-              </tbody>
-            </table>
-          </div>`
-    }
+    ${listTable({
+      id: 'simulcast-targets',
+      className: 'simulcast',
+      columns: [
+        'Destination',
+        'Server URL',
+        'Key',
+        'State',
+        'Sending',
+        html`<span class="visually-hidden">Actions</span>`,
+      ],
+      rows: targets,
+      empty: html`<p class="empty" id="simulcast-empty">No destinations yet.</p>`,
+      row: targetRow,
+    })}
   </section>`;
 }
 

@@ -4,6 +4,7 @@ import type { StreamListRow } from '../../streams/stream.repository.ts';
 import type { StreamRow } from '../../streams/stream.table.ts';
 import type { ViewerSample } from '../../streams/viewer-samples.ts';
 import { html, raw, type SafeHtml } from './core.ts';
+import { listTable } from '../list-table.ts';
 import { categorySelect, describedBy, problemFor, radioGroup, titleAndDescription } from './form-fields.ts';
 import type { FormProblem } from './form-validation.ts';
 import { categoryLabel, jsonForScript, localTime } from './format.ts';
@@ -39,47 +40,31 @@ function channelKeyTip(): SafeHtml {
 }
 
 export function streamListBody(rows: StreamListRow[], nextCursor: string | null): SafeHtml {
-  const items = rows.map(
-    (row) =>
-      html`<tr>
-        <th scope="row"><a href="/dashboard/streams/${row.id}">${row.title}</a></th>
-        <td data-label="Status">${statusBadge(row)}</td>
-        <td class="num" data-label="Viewers">${row.status === 'live' ? (row.viewer_count ?? 0) : '—'}</td>
-        <td data-label="Category">${categoryLabel(row.category)}</td>
-        <td data-label="Privacy">${row.privacy === 'private' ? 'Unlisted' : 'Public'}</td>
-        <td data-label="Created">${localTime(row.created_at)}</td>
-      </tr>`,
-  );
+  const streamRow = (row: StreamListRow) =>
+    html`<tr>
+      <th scope="row"><a href="/dashboard/streams/${row.id}">${row.title}</a></th>
+      <td data-label="Status">${statusBadge(row)}</td>
+      <td class="num" data-label="Viewers">${row.status === 'live' ? (row.viewer_count ?? 0) : '—'}</td>
+      <td data-label="Category">${categoryLabel(row.category)}</td>
+      <td data-label="Privacy">${row.privacy === 'private' ? 'Unlisted' : 'Public'}</td>
+      <td data-label="Created">${localTime(row.created_at)}</td>
+    </tr>`;
   return html`<div class="page-head">
       <h1>Streams</h1>
       <a class="button primary" href="/dashboard/streams/new">New stream</a>
     </div>
     ${channelKeyTip()}
-    ${
-      rows.length === 0
-        ? html`<p class="empty">
-            No streams yet. Create one, or start streaming with your
-            <a href="/dashboard/ingest">channel key</a>
-            and one is created for you.
-          </p>`
-        : html`<div class="table-wrap">
-            <table class="list stack" id="stream-list">
-              <thead>
-                <tr>
-                  <th scope="col">Title</th>
-                  <th scope="col">Status</th>
-                  <th scope="col" class="num">Viewers</th>
-                  <th scope="col">Category</th>
-                  <th scope="col">Privacy</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${items}
-              </tbody>
-            </table>
-          </div>`
-    }
+    ${listTable({
+      id: 'stream-list',
+      columns: ['Title', 'Status', { label: 'Viewers', numeric: true }, 'Category', 'Privacy', 'Created'],
+      rows,
+      empty: html`<p class="empty">
+        No streams yet. Create one, or start streaming with your
+        <a href="/dashboard/ingest">channel key</a>
+        and one is created for you.
+      </p>`,
+      row: streamRow,
+    })}
     ${nextCursor ? html`<p><a href="/dashboard/streams?cursor=${encodeURIComponent(nextCursor)}">Older streams</a></p>` : ''}`;
 }
 

@@ -2,6 +2,7 @@
 import type { VideoListRow } from '../../videos/video.repository.ts';
 import type { VideoRow } from '../../videos/video.table.ts';
 import { html, raw, type SafeHtml } from './core.ts';
+import { listTable } from '../list-table.ts';
 import { categoryLabel, formatDuration, jsonForScript, localTime } from './format.ts';
 
 function sourceLink(streamId: string | null): SafeHtml | string {
@@ -14,37 +15,28 @@ export function videoListBody(rows: VideoListRow[], nextCursor: string | null, n
       <a class="button primary" href="/dashboard/uploads">Upload a video</a>
     </div>
     ${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
-    ${
-      rows.length === 0
-        ? html`<p class="empty">No videos yet. A recorded stream becomes a video here when it ends.</p>`
-        : html`<div class="table-wrap">
-            <table class="list stack" id="video-list">
-              <thead>
-                <tr>
-                  <th scope="col">Title</th>
-                  <th scope="col" class="num">Duration</th>
-                  <th scope="col" class="num">Views</th>
-                  <th scope="col">Source</th>
-                  <th scope="col">Privacy</th>
-                  <th scope="col">Published</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${rows.map(
-                  (row) =>
-                    html`<tr>
-                      <th scope="row"><a href="/dashboard/videos/${row.id}">${row.title}</a></th>
-                      <td class="num" data-label="Duration">${formatDuration(row.duration_seconds)}</td>
-                      <td class="num" data-label="Views">${row.view_count}</td>
-                      <td data-label="Source">${sourceLink(row.source_stream_id)}</td>
-                      <td data-label="Privacy">${row.privacy === 'private' ? 'Unlisted' : 'Public'}</td>
-                      <td data-label="Published">${localTime(row.published_at)}</td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>
-          </div>`
-    }
+    ${listTable({
+      id: 'video-list',
+      columns: [
+        'Title',
+        { label: 'Duration', numeric: true },
+        { label: 'Views', numeric: true },
+        'Source',
+        'Privacy',
+        'Published',
+      ],
+      rows,
+      empty: html`<p class="empty">No videos yet. A recorded stream becomes a video here when it ends.</p>`,
+      row: (row) =>
+        html`<tr>
+          <th scope="row"><a href="/dashboard/videos/${row.id}">${row.title}</a></th>
+          <td class="num" data-label="Duration">${formatDuration(row.duration_seconds)}</td>
+          <td class="num" data-label="Views">${row.view_count}</td>
+          <td data-label="Source">${sourceLink(row.source_stream_id)}</td>
+          <td data-label="Privacy">${row.privacy === 'private' ? 'Unlisted' : 'Public'}</td>
+          <td data-label="Published">${localTime(row.published_at)}</td>
+        </tr>`,
+    })}
     ${nextCursor ? html`<p><a href="/dashboard/videos?cursor=${encodeURIComponent(nextCursor)}">Older videos</a></p>` : ''}`;
 }
 
