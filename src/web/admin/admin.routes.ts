@@ -7,6 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Actor } from '../../moderation/moderation.service.ts';
 import type { ReportStatus } from '../../moderation/moderation.table.ts';
+import { STATUS_BY_CODE } from '../../http/error-handler.ts';
 import { AppError } from '../../shared/errors.ts';
 import { renderPage, sendPage } from '../layout.ts';
 import { csrfField } from '../session/csrf.ts';
@@ -62,12 +63,13 @@ const DONE: Record<string, string> = {
 const REPORT_STATUSES: readonly ReportStatus[] = ['open', 'dismissed', 'actioned'];
 
 /** Refusals an operator can act on (a missing reason, something already done): shown on the page. */
-function refusalOf(error: unknown): string | undefined {
+/** An operator's refused action, said on the page it came from with the envelope's status for its code. */
+function refusalOf(error: unknown): { problem: string; status: number } | undefined {
   if (
     error instanceof AppError &&
     ['parameter_missing', 'parameter_invalid', 'state_conflict'].includes(error.code)
   ) {
-    return error.message;
+    return { problem: error.message, status: STATUS_BY_CODE[error.code] };
   }
   return undefined;
 }
@@ -154,15 +156,9 @@ export async function adminRoutes(app: FastifyInstance, options: WebRoutesOption
           if (action === 'dismiss') await moderation.dismissReport(actor, id, request.body.reason ?? '');
           else await moderation.actOnReport(actor, id, request.body.reason ?? '');
         } catch (error) {
-          const problem = refusalOf(error);
-          if (problem === undefined) throw error;
-          return sendReport(
-            request,
-            reply,
-            id,
-            problem,
-            error instanceof AppError && error.code === 'state_conflict' ? 409 : 400,
-          );
+          const refusal = refusalOf(error);
+          if (refusal === undefined) throw error;
+          return sendReport(request, reply, id, refusal.problem, refusal.status);
         }
         const done = action === 'dismiss' ? 'dismissed' : 'actioned';
         return reply.redirect(`/admin/reports?done=${done}`, 303);
@@ -224,15 +220,9 @@ export async function adminRoutes(app: FastifyInstance, options: WebRoutesOption
           if (action === 'suspend') await moderation.suspend(actor, id, request.body.reason ?? '');
           else await moderation.reinstate(actor, id, request.body.reason ?? '');
         } catch (error) {
-          const problem = refusalOf(error);
-          if (problem === undefined) throw error;
-          return sendUser(
-            request,
-            reply,
-            id,
-            { problem },
-            error instanceof AppError && error.code === 'state_conflict' ? 409 : 400,
-          );
+          const refusal = refusalOf(error);
+          if (refusal === undefined) throw error;
+          return sendUser(request, reply, id, { problem: refusal.problem }, refusal.status);
         }
         const done = action === 'suspend' ? 'suspended' : 'reinstated';
         return reply.redirect(`/admin/users/${encodeURIComponent(id)}?done=${done}`, 303);
@@ -288,15 +278,9 @@ export async function adminRoutes(app: FastifyInstance, options: WebRoutesOption
             if (action === 'takedown') await moderation.takedown(actor, kind, id, request.body.reason ?? '');
             else await moderation.restore(actor, kind, id, request.body.reason ?? '');
           } catch (error) {
-            const problem = refusalOf(error);
-            if (problem === undefined) throw error;
-            return sendItem(
-              request,
-              reply,
-              id,
-              { problem },
-              error instanceof AppError && error.code === 'state_conflict' ? 409 : 400,
-            );
+            const refusal = refusalOf(error);
+            if (refusal === undefined) throw error;
+            return sendItem(request, reply, id, { problem: refusal.problem }, refusal.status);
           }
           const done = action === 'takedown' ? 'takedown' : 'restored';
           return reply.redirect(`${base}/${encodeURIComponent(id)}?done=${done}`, 303);
