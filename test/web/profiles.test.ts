@@ -251,7 +251,18 @@ for (const dialect of DIALECTS) {
         { timeoutMs: 60_000, what: 'the new avatar' },
       );
       assert.ok(replaced.urls);
-      assert.equal((await fetch(before ?? '')).status, 404, 'the old avatar is gone');
+      // The row turns ready a moment before the worker removes the older files.
+      await waitFor(
+        async () => {
+          const response = await fetch(before ?? '');
+          await response.arrayBuffer();
+          return response.status === 404;
+        },
+        {
+          timeoutMs: 10_000,
+          what: 'the old avatar gone',
+        },
+      );
 
       // Refused at once, with the reason on the account page.
       const text = Buffer.from('#EXTM3U\n#EXTINF:1,\nfile:///etc/passwd\n');
