@@ -8,7 +8,7 @@ import type { Db } from '../db/database.ts';
 import { toIso } from '../shared/clock.ts';
 import type { PublicUrls } from '../shared/public-urls.ts';
 import { findShownStream } from '../streams/stream.repository.ts';
-import { findMediaLocation, findShownVideo } from '../videos/video.repository.ts';
+import { findMediaFacts, findShownVideo } from '../videos/video.repository.ts';
 import { PLAYLIST_FILE, RECONNECTING_MARKER, type MediaPaths } from './media-paths.ts';
 
 export interface WatchInfo {
@@ -86,9 +86,12 @@ export class WatchService {
     const video = await findShownVideo(this.db, id);
     if (!video || video.published_at === null) return undefined;
     // On local disk, or moved to the object store (MEDIA_STORAGE=s3, src/media/video-store.ts).
+    const facts = await findMediaFacts(this.db, id);
     const hasMedia =
-      (await exists(this.paths.videoFile(id, PLAYLIST_FILE))) ||
-      (await findMediaLocation(this.db, id)) === 'object';
+      (await exists(this.paths.videoFile(id, PLAYLIST_FILE))) || facts?.media_location === 'object';
+    // A video whose picture could not be made yet (thumbnail-backlog.ts retries) names no image:
+    // the page, og:image and oEmbed would otherwise point at a 404. The version busts caches.
+    const thumbnailAt = hasMedia ? (facts?.thumbnail_at ?? null) : null;
     return {
       kind: 'video',
       id,
@@ -103,7 +106,7 @@ export class WatchService {
       duration_seconds: video.duration_seconds,
       started_at: null,
       playback_url: hasMedia ? this.urls.videoPlayback(id) : null,
-      thumbnail_url: hasMedia ? this.urls.videoThumbnail(id) : null,
+      thumbnail_url: thumbnailAt === null ? null : `${this.urls.videoThumbnail(id)}?v=${thumbnailAt}`,
       latency_mode: null,
     };
   }

@@ -171,6 +171,18 @@ export async function findMediaLocation(db: Db, id: string): Promise<MediaLocati
   return row?.media_location;
 }
 
+/** Where the video's media is and when its thumbnail was made (null: none yet), for its watch page. */
+export async function findMediaFacts(
+  db: Db,
+  id: string,
+): Promise<{ media_location: MediaLocation; thumbnail_at: number | null } | undefined> {
+  return db
+    .selectFrom('videos')
+    .select(['media_location', 'thumbnail_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
 /** Where the video's media is and who may see it; undefined when there is no such video. */
 export async function findMediaPlacement(
   db: Db,

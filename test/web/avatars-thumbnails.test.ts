@@ -13,6 +13,7 @@ import { startTestApp } from '../helpers/app.ts';
 import { DIALECTS } from '../helpers/databases.ts';
 import { seedStreams, seedVideos } from '../helpers/seed.ts';
 import { giveThumbnail, PASSWORD, setScene } from '../helpers/pictures.ts';
+import { MediaPaths, PLAYLIST_FILE } from '../../src/media/media-paths.ts';
 import { newAgent, signIn } from '../helpers/web.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -129,6 +130,34 @@ for (const dialect of DIALECTS) {
     const plainHeader = await (await basil.get('/')).text();
     assert.match(plainHeader, /<a\s+class="nav-user"\s+href="\/account"\s+data-initial="B" data-tone="\d"/);
 
+    // A playable video without a thumbnail names none in its page (poster, og:image) or its oEmbed,
+    // where a broken image would show in players and link previews; one with a thumbnail does.
+    for (const id of [pictured.video, pictured.bareVideo]) {
+      const folder = new MediaPaths(server.dataDir).videoDir(id);
+      fs.mkdirSync(folder, { recursive: true });
+      fs.writeFileSync(path.join(folder, PLAYLIST_FILE), '#EXTM3U\n');
+    }
+    const shareOf = async (id: string) => {
+      const page = await (await visitor.get(`/watch/${id}`)).text();
+      const watchUrl = `${server.origin}/watch/${id}`;
+      const oembed = (await (
+        await visitor.get(`/oembed?url=${encodeURIComponent(watchUrl)}`)
+      ).json()) as Record<string, unknown>;
+      return { page, oembed };
+    };
+    const thumbnailOf = (id: string) => `/media/videos/${id}/thumbnail\\.jpg\\?v=\\d+`;
+    const withPicture = await shareOf(pictured.video);
+    assert.match(withPicture.page, new RegExp(`poster="${thumbnailOf(pictured.video)}"`));
+    assert.match(
+      withPicture.page,
+      new RegExp(`<meta property="og:image" content="[^"]*${thumbnailOf(pictured.video)}"`),
+    );
+    assert.match(String(withPicture.oembed.thumbnail_url), new RegExp(thumbnailOf(pictured.video)));
+    const withoutPicture = await shareOf(pictured.bareVideo);
+    assert.match(withoutPicture.page, /id="player"/, 'the video still plays');
+    assert.doesNotMatch(withoutPicture.page, /poster=|og:image|twitter:image|thumbnail\.jpg/);
+    assert.equal(withoutPicture.oembed.thumbnail_url, undefined);
+
     // A thumbnail made on a later try replaces the placeholder (home's listing is cached for a second).
     await giveThumbnail(server, pictured.bareVideo, fs.readFileSync(path.join(dir, 'thumb.jpg')));
     await waitFor(
@@ -140,6 +169,9 @@ for (const dialect of DIALECTS) {
         what: 'the late thumbnail on the card',
       },
     );
+    const late = await shareOf(pictured.bareVideo);
+    assert.match(late.page, new RegExp(`poster="${thumbnailOf(pictured.bareVideo)}"`));
+    assert.match(String(late.oembed.thumbnail_url), new RegExp(thumbnailOf(pictured.bareVideo)), 'oEmbed');
   });
 }
 
