@@ -82,6 +82,12 @@ test('search from the header, its results, and a following feed on the home page
   assert.equal(await page.locator('#channel-results li').count(), 1, 'the channel');
   assert.equal(await page.locator('#video-results li').count(), 6);
   for (const id of others) assert.equal(await page.locator(`a[href="/watch/${id}"]`).count(), 0);
+  // On a phone every tab is in sight: the row does not scroll sideways.
+  await page.setViewportSize({ width: 390, height: 844 });
+  assert.ok(
+    await tabs.locator('ul').evaluate((list) => list.scrollWidth <= list.clientWidth),
+    'the tabs fit at 390 px',
+  );
   await screenshotBothWidths(page, 'search-results');
 
   // One kind: the videos tab.
