@@ -98,6 +98,13 @@ test('a creator uploads an avatar and a banner and writes a bio; the channel sho
   );
   await page.goto(`${server.origin}/account`);
   await page.locator('#avatar-preview').waitFor();
+  // On a desktop each picture has its upload form beside it, the banner as the avatar.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  for (const kind of ['avatar', 'banner']) {
+    const picture = await page.locator(`#${kind}-preview`).boundingBox();
+    const label = await page.locator(`label[for="${kind}-file"]`).boundingBox();
+    assert.ok(picture && label && label.x > picture.x + picture.width, `the ${kind}'s form beside it`);
+  }
   await screenshotBothWidths(page, 'profile-account');
 
   // The channel: banner, avatar, bio and links; the images really load.
