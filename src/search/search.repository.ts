@@ -6,7 +6,9 @@
 // that matches most of the catalogue ("live") as cheap as a rare one: ranking and counting
 // never touch more than CANDIDATES rows. SQLite's `hits` is `materialized`: it is read twice (the
 // page and the count), and without the hint SQLite may run the FTS5 query twice (PostgreSQL
-// materializes a CTE read twice by itself).
+// materializes a CTE read twice by itself). On SQLite the ranking and the upcoming filter read
+// the FTS5 row itself (its title, a stream's status and time: 2026-11-26-076), and only the page's
+// rows are joined to their tables: a join per match cost more than the match.
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { dialectOf } from '../db/dialect.ts';
@@ -71,17 +73,16 @@ export async function searchVideos(db: Db, request: PageRequest): Promise<Hits<B
     return collect(
       sql<Counted<BrowsableVideoRow>>`
         with hits as materialized (
-          select rowid as doc from video_search
+          select rowid as doc, ${titleScore(request.terms, sql`title`)} as score from video_search
           where video_search match ${fts5Query(request.terms)} order by rowid desc limit ${CANDIDATES}
         ), page as (
-          select h.doc, d.item_id, ${titleScore(request.terms, sql`v.title`)} as score
-          from hits h join video_search_docs d on d.rowid = h.doc join videos v on v.id = d.item_id
-          order by score desc, h.doc desc limit ${take} offset ${offset}
+          select doc, score from hits order by score desc, doc desc limit ${take} offset ${offset}
         )
         select c.total, ${columns}
         from (select count(*) as total from hits) c
         left join page p on 1 = 1
-        left join videos v on v.id = p.item_id and v.privacy = 'public' and v.published_at is not null
+        left join video_search_docs d on d.rowid = p.doc
+        left join videos v on v.id = d.item_id and v.privacy = 'public' and v.published_at is not null
         left join users u on u.id = v.creator_id
         order by p.score desc, p.doc desc`,
       db,
@@ -118,19 +119,17 @@ export async function searchStreams(
   const { offset, take, from } = request;
   const columns = sql`t.id, t.creator_id, t.title, t.category, t.viewer_count, t.started_at, t.scheduled_at,
     t.thumbnail_at, u.name as creator_name`;
-  const shown = sql`t.privacy = 'public'
-    and (t.status = 'live' or (t.status = 'scheduled' and t.scheduled_at >= ${from}))`;
   if (dialectOf(db) === 'sqlite') {
+    // The index holds public live and scheduled streams, with their status and time
+    // (2026-11-26-076): no match is joined to `streams` before the page is chosen.
     return collect(
       sql<Counted<BrowsableStreamRow>>`
         with hits as materialized (
-          select stream_search.rowid as doc, ${titleScore(request.terms, sql`t.title`)} as score,
-            t.status = 'live' as live
+          select rowid as doc, ${titleScore(request.terms, sql`title`)} as score, status = 'live' as live
           from stream_search
-          join stream_search_docs d on d.rowid = stream_search.rowid
-          join streams t on t.id = d.item_id
-          where stream_search match ${fts5Query(request.terms)} and ${shown}
-          order by stream_search.rowid desc limit ${CANDIDATES}
+          where stream_search match ${fts5Query(request.terms)}
+            and (status = 'live' or (status = 'scheduled' and scheduled_at >= ${from}))
+          order by rowid desc limit ${CANDIDATES}
         ), page as (
           select doc, score, live from hits order by live desc, score desc, doc desc limit ${take} offset ${offset}
         )
@@ -144,6 +143,8 @@ export async function searchStreams(
       db,
     );
   }
+  const shown = sql`t.privacy = 'public'
+    and (t.status = 'live' or (t.status = 'scheduled' and t.scheduled_at >= ${from}))`;
   return collect(
     sql<Counted<BrowsableStreamRow>>`
       with hits as (

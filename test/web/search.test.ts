@@ -217,6 +217,16 @@ for (const dialect of DIALECTS) {
     await shows('zephyrine', seeded.live, false);
     await db.updateTable('videos').set({ view_count: 99 }).where('id', '=', seeded.byTag).execute();
     await shows('zephyrine', seeded.byTag);
+    // A scheduled stream's time is part of what is shown: moved more than an hour into the past
+    // it is no longer upcoming; given a time again it is (SQLite keeps the time in its index).
+    const reschedule = (at: number | null) =>
+      db.updateTable('streams').set({ scheduled_at: at }).where('id', '=', seeded.upcoming).execute();
+    await reschedule(server.clock.now() - 3 * HOUR);
+    await shows('zephyrine+soon', seeded.upcoming, false);
+    await reschedule(server.clock.now() + 2 * HOUR);
+    await shows('zephyrine+soon', seeded.upcoming);
+    // The word being typed matches from its first letters, one to three of them too.
+    for (const typed of ['z', 'ze', 'zep', 'zeph']) await shows(`stream+${typed}`, seeded.upcoming);
     // A deleted video leaves it too.
     const deleted = await server.request('DELETE', `/v1/videos/${seeded.byTag}`, { key: seeded.bo.writeKey });
     assert.equal(deleted.status, 200, JSON.stringify(deleted.body));
