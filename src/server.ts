@@ -20,6 +20,7 @@ import { startUploadWorker, type UploadWorker } from './uploads/upload-worker.ts
 import { checkStorageAtStart } from './storage/open-storage.ts';
 import { MailWorker } from './mail/mail-worker.ts';
 import { consoleTransport, smtpTransport } from './mail/mail-transport.ts';
+import { startSearchIndexUpkeep } from './search/search-index-upkeep.ts';
 import { startAccountUpkeep } from './accounts/account-upkeep.ts';
 import { startMetricsServer, type MetricsServer } from './observability/metrics-server.ts';
 
@@ -88,6 +89,7 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
   let mediaJobsOff: string | undefined = 'started with --no-media-jobs';
   let mail: MailWorker | undefined;
   const upkeep = startAccountUpkeep(runtime.services.logins, logger);
+  const searchUpkeep = startSearchIndexUpkeep(runtime.services.database.db, logger);
   try {
     ingest = options.ingest
       ? await startIngest({
@@ -158,6 +160,7 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
     },
     async () => {
       upkeep.stop();
+      await searchUpkeep.stop();
       await mail?.stop();
     },
   );
