@@ -509,7 +509,10 @@ if (flags.scale) {
     quick: flags.quick,
     workDir: WORK_DIR,
     productionEnv: PRODUCTION_ENV,
-    nodeFlags: PRODUCTION_NODE_FLAGS,
+    nodeFlags: [
+      ...PRODUCTION_NODE_FLAGS,
+      ...(flags.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(WORK_DIR, 'profiles')}`] : []),
+    ],
     log,
   });
 } else if (flags.edge) {

@@ -6,7 +6,7 @@
 // CSRF tokens are HMACs of what the request is bound to (the session, or a visitor's
 // pre-session cookie), so they need no storage. Knows nothing of HTTP: the cookies, their
 // flags and the CSRF hook are the web app's (src/web/session/).
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { Db } from '../db/database.ts';
 import type { Clock } from '../shared/clock.ts';
 import { randomBase62 } from '../shared/ids.ts';
@@ -30,12 +30,13 @@ export interface ActiveSession {
 export class SessionService {
   private readonly db: Db;
   private readonly clock: Clock;
-  private readonly csrfKey: Buffer;
+  // A KeyObject is imported once; a Buffer would be imported again on every page's CSRF token.
+  private readonly csrfKey: KeyObject;
 
   constructor(db: Db, clock: Clock, csrfKey: Buffer) {
     this.db = db;
     this.clock = clock;
-    this.csrfKey = csrfKey;
+    this.csrfKey = createSecretKey(csrfKey);
   }
 
   /** Starts a session; the token goes into the cookie and nowhere else. */

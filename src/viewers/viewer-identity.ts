@@ -6,7 +6,7 @@
 // this service, so ids cannot be picked at will through the cookie. It does not make a viewer
 // scarce: anyone can be issued a cookie. What bounds one client is its address (per-address
 // caps in the live counts and in views), whatever the identity.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 
 export const VIEWER_COOKIE = 'tributary_viewer';
 /** A year: a returning viewer is the same viewer. */
@@ -31,12 +31,13 @@ export interface IdentityRequest {
 }
 
 export class ViewerIdentities {
-  private readonly key: Buffer;
+  // Imported once: createHmac would import a Buffer key again on every playlist request.
+  private readonly key: KeyObject;
   private readonly cookiePath: string;
 
   /** `key` is derived for this purpose only (deriveKey(secret, 'viewer-cookies')). */
   constructor(key: Buffer, basePath: string) {
-    this.key = key;
+    this.key = createSecretKey(key);
     this.cookiePath = `${basePath}/watch`;
   }
 
