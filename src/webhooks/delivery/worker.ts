@@ -183,7 +183,7 @@ export class DeliveryWorker {
     this.scheduler.wake();
   }
 
-  /** One cycle; true when it claimed something, so the scheduler runs another at once. */
+  /** One cycle; true when due work may be left for free slots, so the scheduler runs another at once. */
   private async cycle(): Promise<boolean> {
     const { database, clock } = this.options;
     const now = clock.now();
