@@ -219,10 +219,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /** 10,000 events x 10 webhooks of one account; optionally an extra dead webhook. */
-async function throughput(
-  receivers: Receivers,
-  withDeadReceiver: boolean,
-): Promise<{ perSecond: number; seconds: number }> {
+async function throughput(receivers: Receivers, withDeadReceiver: boolean): Promise<Run> {
   const count = RECEIVERS + (withDeadReceiver ? 1 : 0);
   const urls = await receivers.start(count, withDeadReceiver ? [RECEIVERS] : []);
   const setup = await setUp();
@@ -234,30 +231,42 @@ async function throughput(
     await waitForReceipts(receivers, RECEIVERS, live, 30_000); // the pings
     await receivers.reset();
     const started = performance.now();
+    const cpu = process.cpuUsage();
     await writeEvents(setup, [user.id], THROUGHPUT_EVENTS);
     await waitForReceipts(receivers, THROUGHPUT_EVENTS * RECEIVERS, live, 600_000);
-    const seconds = (performance.now() - started) / 1000;
-    return {
-      perSecond: Math.round((THROUGHPUT_EVENTS * RECEIVERS) / seconds),
-      seconds: Math.round(seconds * 10) / 10,
-    };
+    return runOf(started, cpu);
   } finally {
     await tearDown(setup);
   }
 }
 
 /** The same deliveries from bench/bare-sender.ts: the ceiling. */
-async function bareThroughput(receivers: Receivers): Promise<{ perSecond: number; seconds: number }> {
+async function bareThroughput(receivers: Receivers): Promise<Run> {
   const urls = await receivers.start(RECEIVERS, []);
   const live = Array.from({ length: RECEIVERS }, (_v, index) => index);
   await receivers.reset();
   const started = performance.now();
+  const cpu = process.cpuUsage();
   await bareSend({ urls, events: THROUGHPUT_EVENTS, ca: testCa().caPem });
   await waitForReceipts(receivers, THROUGHPUT_EVENTS * RECEIVERS, live, 600_000);
+  return runOf(started, cpu);
+}
+
+/** One throughput run: its rate, and the sending process's CPU per delivery. */
+interface Run {
+  perSecond: number;
+  seconds: number;
+  /** This process's CPU time (the worker or the bare sender; the receivers are a child). */
+  cpuUsPerDelivery: number;
+}
+
+function runOf(started: number, cpu: NodeJS.CpuUsage): Run {
   const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
   return {
     perSecond: Math.round((THROUGHPUT_EVENTS * RECEIVERS) / seconds),
     seconds: Math.round(seconds * 10) / 10,
+    cpuUsPerDelivery: Math.round((used.user + used.system) / (THROUGHPUT_EVENTS * RECEIVERS)),
   };
 }
 
@@ -304,8 +313,8 @@ export async function benchDeliveries(): Promise<Record<string, number | string>
   const receivers = new Receivers();
   try {
     // The project and the bare sender take turns, so a slow spell of the machine falls on both.
-    const project: { perSecond: number; seconds: number }[] = [];
-    const bare: { perSecond: number; seconds: number }[] = [];
+    const project: Run[] = [];
+    const bare: Run[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       project.push(await throughput(receivers, false));
       bare.push(await bareThroughput(receivers));
@@ -316,6 +325,8 @@ export async function benchDeliveries(): Promise<Record<string, number | string>
       );
     const clean = { perSecond: rate(project), seconds: project[0]?.seconds ?? NaN };
     const ceiling = rate(bare);
+    const cpuPerDelivery = (runs: Run[]) =>
+      Math.round(runs.reduce((sum, run) => sum + run.cpuUsPerDelivery, 0) / runs.length);
     const steady = await steadyLatency(receivers);
     const withDead = await throughput(receivers, true);
     const change = ((withDead.perSecond - clean.perSecond) / clean.perSecond) * 100;
@@ -328,6 +339,7 @@ export async function benchDeliveries(): Promise<Record<string, number | string>
       'deliveries: ratio to the bare sender (target 0.7)':
         Math.round((clean.perSecond / ceiling) * 100) / 100,
       'deliveries: seconds for all': clean.seconds,
+      'deliveries: CPU µs per delivery, project / bare sender (the sending process)': `${cpuPerDelivery(project)} / ${cpuPerDelivery(bare)}`,
       [`deliveries: p50 event-to-receipt ms at ${STEADY_RATE} events/s`]: steady.p50,
       [`deliveries: p99 event-to-receipt ms at ${STEADY_RATE} events/s`]: steady.p99,
       [`deliveries: max event-to-receipt ms at ${STEADY_RATE} events/s`]: steady.max,

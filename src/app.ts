@@ -19,6 +19,7 @@ import {
   clientErrorHandler,
   declaresBody,
   installErrorHandling,
+  routeNotFound,
   sendError,
   toAppError,
 } from './http/error-handler.ts';
@@ -252,9 +253,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installIdempotency(app, services.idempotency);
   // After authentication (the onRequest hook above), before the query is validated. (For a
   // method without a body nothing happens between the last onRequest hook and validation, so
-  // this is where a preValidation hook would run, without a phase of its own.)
+  // this is where a preValidation hook would run, without a phase of its own.) An unknown
+  // route is refused here, after authentication (an anonymous caller is asked for a key
+  // first), and before its body is read; one hook for both, as it runs on every request.
   app.addHook('onRequest', (request, reply, done) => {
-    if (BODYLESS_METHODS.has(request.method) && declaresBody(request.headers) && !request.is404) {
+    if (request.is404) {
+      done(routeNotFound(request));
+      return;
+    }
+    if (BODYLESS_METHODS.has(request.method) && declaresBody(request.headers)) {
       done(
         new AppError(
           'parameter_unknown',
@@ -265,8 +272,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
     done();
   });
-  // After authentication too: an unknown route answers 401 to an anonymous caller. A browser
-  // asking for a page that does not exist gets the site's 404 page (error-handler.ts says when).
+  // A browser asking for a page that does not exist gets the site's 404 page (error-handler.ts
+  // says when).
   installErrorHandling(app, errorPages(webSessions));
 
   await app.register(swagger, openApiOptions());

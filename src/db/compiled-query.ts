@@ -14,7 +14,7 @@
 //   third argument, part of the cache key, never a parameter.
 import { sql, type Compilable, type CompiledQuery, type RawBuilder } from 'kysely';
 import { LruCache } from '../shared/lru.ts';
-import type { Db } from './database.ts';
+import { directReaderOf, type Db } from './database.ts';
 import { dialectOf, type Dialect } from './dialect.ts';
 
 /** Values a build function writes into the SQL; each distinct set is compiled apart. */
@@ -34,6 +34,8 @@ const SHAPES_PER_QUERY = 256;
 
 interface Prepared {
   compiled: CompiledQuery;
+  /** A plain SELECT, which SQLite may run without Kysely's driver (directReaderOf). */
+  read: boolean;
   /** For each bound position, the path of the parameter it takes (`after.id`). */
   slots: readonly (readonly string[])[];
 }
@@ -74,6 +76,10 @@ export function compiledQuery<P extends object, Row, L extends Literals = Litera
         shapes.set(key, prepared);
       }
       const bound = prepared.slots.map((path) => valueAt(parameters, path));
+      if (prepared.read) {
+        const rows = directReaderOf(db)?.(prepared.compiled.sql, bound);
+        if (rows !== undefined) return rows as Row[];
+      }
       const result = await db.executeQuery<Row>({ ...prepared.compiled, parameters: bound });
       return result.rows;
     },
@@ -103,7 +109,7 @@ function prepare<P extends object, L, Row>(
     const names = [...unused].map((sentinel) => sentinel.path.join('.')).join(', ');
     throw new Error(`compiledQuery: parameter ${names} is given but the query never binds it`);
   }
-  return { compiled, slots };
+  return { compiled, slots, read: compiled.query.kind === 'SelectQueryNode' };
 }
 
 /** A copy of `value` with every defined leaf replaced by a sentinel naming its path. */

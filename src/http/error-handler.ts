@@ -167,17 +167,15 @@ export function installErrorHandling(app: FastifyInstance, page?: ErrorPage): vo
   });
 
   app.setNotFoundHandler((request, reply) => sendError(reply, routeNotFound(request)));
-  // An unknown route is answered before its body is read: nothing would use it. Install this
-  // after authentication's onRequest hook (an anonymous caller is asked for a key first). An
-  // onRequest hook rather than preParsing: a preParsing hook makes every request, GETs
-  // included, run that phase.
-  app.addHook('onRequest', (request, reply, done) => {
-    if (request.is404) done(routeNotFound(request));
-    else done();
-  });
 }
 
-function routeNotFound(request: FastifyRequest): AppError {
+/**
+ * An unknown route is answered before its body is read: nothing would use it. The app checks
+ * this in an onRequest hook after authentication's (an anonymous caller is asked for a key
+ * first), rather than in preParsing: a preParsing hook makes every request, GETs included,
+ * run that phase.
+ */
+export function routeNotFound(request: FastifyRequest): AppError {
   return new AppError(
     'route_not_found',
     `No route matches ${request.method} ${request.url.split('?')[0] ?? ''}.`,

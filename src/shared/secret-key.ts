@@ -36,6 +36,7 @@ export function deriveKey(
     | 'webhook-secrets'
     | 'stream-key-lookup'
     | 'stream-key-derivation'
+    | 'stream-key-secret-tag'
     | 'stream-key-secrets'
     | 'idempotency-responses'
     | 'viewer-cookies'

@@ -30,6 +30,8 @@ export interface StoredStreamKey {
   stream_key_ciphertext: string | null;
   /** Set for a derived key (ciphertext null); null for a sealed one. */
   stream_key_version: number | null;
+  /** Set for a derived key: the tag of the master secret it was derived under. */
+  stream_key_secret_tag: string | null;
 }
 
 /** What a creator's read of a stream brings back to show its key from. */
@@ -37,7 +39,12 @@ export interface StoredKeyForCreator {
   stream_key_hash: string | null;
   stream_key_ciphertext: string | null;
   stream_key_version: number | null;
+  /** Null on derived keys issued before 2026-11-26-085 (checked by their hash instead). */
+  stream_key_secret_tag: string | null;
 }
+
+/** Characters of the master secret's tag: 96 bits, so two secrets never share one by chance. */
+const SECRET_TAG_LENGTH = 16;
 
 export class StreamKeyVault {
   // KeyObjects, prepared once: given a Buffer, each HMAC prepares its own key, which costs three
@@ -45,12 +52,21 @@ export class StreamKeyVault {
   private readonly lookupKey: KeyObject;
   private readonly derivationKey: KeyObject;
   private readonly box: SecretBox;
+  /**
+   * Names the master secret in a derived key's row. A key of its own, so the tag tells nothing
+   * about the keys that hash or derive (and its 96 bits of an HKDF output, nothing of the
+   * secret).
+   */
+  readonly secretTag: string;
   private readonly opened = new LruCache<string, { streamId: string; streamKey: string }>(OPENED_KEYS);
 
   constructor(masterSecret: Buffer) {
     this.lookupKey = createSecretKey(deriveKey(masterSecret, 'stream-key-lookup'));
     this.derivationKey = createSecretKey(deriveKey(masterSecret, 'stream-key-derivation'));
     this.box = new SecretBox(deriveKey(masterSecret, 'stream-key-secrets'));
+    this.secretTag = deriveKey(masterSecret, 'stream-key-secret-tag')
+      .toString('base64url')
+      .slice(0, SECRET_TAG_LENGTH);
   }
 
   /** What the ingest looks a presented key up by. */
@@ -82,6 +98,7 @@ export class StreamKeyVault {
         stream_key_hash: this.lookupHash(streamKey),
         stream_key_ciphertext: null,
         stream_key_version: version,
+        stream_key_secret_tag: this.secretTag,
       },
     };
   }
@@ -92,6 +109,7 @@ export class StreamKeyVault {
       stream_key_hash: this.lookupHash(streamKey),
       stream_key_ciphertext: this.box.seal(streamKey, streamId),
       stream_key_version: null,
+      stream_key_secret_tag: null,
     };
   }
 
@@ -100,11 +118,19 @@ export class StreamKeyVault {
    * cannot be shown (none stored, or stored under another master secret: the ingest no longer
    * admits it either, and the creator resets it to get a working one). A derived key is checked
    * against the stored hash, so a changed SECRET_KEY shows nothing rather than a key the ingest
-   * would refuse.
+   * would refuse. A key issued since 2026-11-26-085 is checked by the tag of the secret it was
+   * derived under, stored with its hash (issue): the same secret derives the same key, whose
+   * hash was stored with that tag, so one keyed hash per read instead of two. One without a tag
+   * is checked against its hash.
    */
   keyFor(streamId: string, stored: StoredKeyForCreator): string | undefined {
     if (stored.stream_key_version !== null) {
       if (stored.stream_key_hash === null) return undefined;
+      if (stored.stream_key_secret_tag !== null) {
+        return stored.stream_key_secret_tag === this.secretTag
+          ? this.derive(streamId, stored.stream_key_version)
+          : undefined;
+      }
       const streamKey = this.derive(streamId, stored.stream_key_version);
       return sameText(this.lookupHash(streamKey), stored.stream_key_hash) ? streamKey : undefined;
     }

@@ -142,6 +142,12 @@ const findStreamWithStoredKeyQuery = compiledQuery((db, p: { id: string; creator
         .then(eb.ref('stream_key_version'))
         .end()
         .as('stream_key_version'),
+      eb
+        .case()
+        .when('creator_id', '=', p.creatorId)
+        .then(eb.ref('stream_key_secret_tag'))
+        .end()
+        .as('stream_key_secret_tag'),
     ])
     .where('id', '=', p.id)
     .where(streamShown()),

@@ -130,10 +130,16 @@ export class StreamService {
     if (caller.scope !== 'write') return { stream: await this.getShown(id), streamKey: undefined };
     const row = await repo.findStreamWithStoredKey(this.db, id, caller.userId);
     if (!row) throw notFound('stream', id);
-    const { stream_key_hash, stream_key_ciphertext, stream_key_version, ...stream } = row;
+    const { stream_key_hash, stream_key_ciphertext, stream_key_version, stream_key_secret_tag, ...stream } =
+      row;
     return {
       stream,
-      streamKey: this.keys.keyFor(id, { stream_key_hash, stream_key_ciphertext, stream_key_version }),
+      streamKey: this.keys.keyFor(id, {
+        stream_key_hash,
+        stream_key_ciphertext,
+        stream_key_version,
+        stream_key_secret_tag,
+      }),
     };
   }
 

@@ -31,6 +31,11 @@ export interface StreamTable {
   stream_key_ciphertext: string | null;
   /** The version a derived key was issued at (null for a sealed one); not a secret. */
   stream_key_version: ColumnType<number | null, number | null | undefined, number | null>;
+  /**
+   * For a derived key: a tag of the master secret it was derived under (not a secret; null on
+   * rows from before 2026-11-26-085, and for sealed keys).
+   */
+  stream_key_secret_tag: ColumnType<string | null, string | null | undefined, string | null>;
   /** 1 when the recording becomes a video at the end (0/1 for both dialects). */
   record: number;
   /** The column defaults to `normal`, so rows written without it (seeds, older code) are normal. */
@@ -40,6 +45,6 @@ export interface StreamTable {
 /** A stream as the API and events see it: everything but the secret stream key's forms. */
 export type StreamRow = Omit<
   Selectable<StreamTable>,
-  'stream_key_hash' | 'stream_key_ciphertext' | 'stream_key_version'
+  'stream_key_hash' | 'stream_key_ciphertext' | 'stream_key_version' | 'stream_key_secret_tag'
 >;
 export type NewStreamRow = Insertable<StreamTable>;

@@ -86,6 +86,25 @@ for (const dialect of DIALECTS) {
       assert.deepEqual((await tablesHolding(db, dialect, newKey)).holding, []);
       const shown = await server.request('GET', `/v1/streams/${created.body.id}`, { key: account.writeKey });
       assert.equal(shown.body.ingest.stream_key, newKey);
+
+      // The row names the master secret the key was derived under; a row naming another one (a
+      // SECRET_KEY changed since) shows no key, as the ingest would refuse it.
+      const tagged = await db
+        .selectFrom('streams')
+        .select('stream_key_secret_tag')
+        .where('id', '=', created.body.id)
+        .executeTakeFirstOrThrow();
+      assert.match(tagged.stream_key_secret_tag ?? '', /^[\w-]{16}$/);
+      await db
+        .updateTable('streams')
+        .set({ stream_key_secret_tag: 'another-secret00' })
+        .where('id', '=', created.body.id)
+        .execute();
+      const elsewhere = await server.request('GET', `/v1/streams/${created.body.id}`, {
+        key: account.writeKey,
+      });
+      assert.equal(elsewhere.status, 200);
+      assert.equal(elsewhere.body.ingest?.stream_key, undefined);
     });
 
     test("only the creator's write keys see `ingest`; their read key and other accounts never do", async (t) => {

@@ -200,3 +200,63 @@ test('a Kysely instance with plugins is refused: reusing the SQL would skip the 
   });
   await assert.rejects(find.execute(withPlugin, { id: 'usr_ann' }), /plugins cannot reuse compiled queries/);
 });
+
+// On SQLite a compiled read runs its statement directly, without Kysely's driver, unless a
+// transaction is open on the connection: then it must wait for the transaction like any
+// other query, never read its uncommitted rows.
+describe('compiled reads on SQLite without a query log', () => {
+  const byId = compiledQuery((db, p: { id: string }) =>
+    db.selectFrom('users').select(['id', 'name']).where('id', '=', p.id),
+  );
+
+  test('answer as Kysely would, and never see a transaction’s uncommitted rows', async (t) => {
+    const database = await createTestDatabase('sqlite');
+    const handle = openDatabase(database.url);
+    t.after(async () => {
+      await handle.close();
+      await database.drop();
+    });
+    const { db } = handle;
+    await migrateToLatest(db);
+    await db.insertInto('users').values({ id: 'usr_ann', name: 'Ann', created_at: 1 }).execute();
+    assert.deepEqual(await byId.execute(db, { id: 'usr_ann' }), [{ id: 'usr_ann', name: 'Ann' }]);
+    assert.deepEqual(await byId.execute(db, { id: 'usr_none' }), []);
+
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let inserted: () => void = () => undefined;
+    const written = new Promise<void>((resolve) => {
+      inserted = resolve;
+    });
+    const transaction = db.transaction().execute(async (trx) => {
+      await trx.insertInto('users').values({ id: 'usr_bob', name: 'Bob', created_at: 2 }).execute();
+      inserted();
+      await held;
+    });
+    await written;
+    // Read while the transaction holds its row uncommitted: the read waits for it.
+    let answered = false;
+    const read = byId.execute(db, { id: 'usr_bob' }).then((rows) => {
+      answered = true;
+      return rows;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(answered, false, 'a read during an open transaction waits for it');
+    release();
+    await transaction;
+    assert.deepEqual(await read, [{ id: 'usr_bob', name: 'Bob' }]);
+
+    // A transaction that rolls back: the read after it finds nothing.
+    await assert.rejects(
+      db.transaction().execute(async (trx) => {
+        await trx.insertInto('users').values({ id: 'usr_cy', name: 'Cy', created_at: 3 }).execute();
+        assert.deepEqual(await byId.execute(trx, { id: 'usr_cy' }), [{ id: 'usr_cy', name: 'Cy' }]);
+        throw new Error('roll back');
+      }),
+      /roll back/,
+    );
+    assert.deepEqual(await byId.execute(db, { id: 'usr_cy' }), []);
+  });
+});

@@ -1,7 +1,8 @@
 // The vault shows a creator their stream key. A key issued before issue 29 is opened from its
 // sealed copy, and kept opened: what it keeps must answer exactly as opening again would. A key
-// issued since is derived from the master secret, the stream and a version, and checked
-// against the stored lookup hash before it is shown.
+// issued since is derived from the master secret, the stream and a version, and shown only
+// when its row was written under this master secret (its tag, or for rows from before the tag,
+// its stored lookup hash).
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
@@ -46,11 +47,31 @@ test('a derived key is the same every time for its stream and version, and anoth
   assert.equal(keys.size, 2000);
 });
 
-test('a derived key is not shown under another master secret, nor from another stream’s row', () => {
-  const issued = new StreamKeyVault(randomBytes(32)).issue('str_a');
-  assert.equal(new StreamKeyVault(randomBytes(32)).keyFor('str_a', issued.stored), undefined);
+test('a derived key is not shown under another master secret, whether its row has a secret tag or not', () => {
+  const secret = randomBytes(32);
+  const issued = new StreamKeyVault(secret).issue('str_a');
+  assert.match(issued.stored.stream_key_secret_tag ?? '', /^[\w-]{16}$/);
+  const other = new StreamKeyVault(randomBytes(32));
+  assert.notEqual(other.secretTag, issued.stored.stream_key_secret_tag);
+  assert.equal(other.keyFor('str_a', issued.stored), undefined);
+  // A row from before the tag (2026-11-26-085) is checked against its lookup hash instead.
+  const untagged = { ...issued.stored, stream_key_secret_tag: null };
+  assert.equal(other.keyFor('str_a', untagged), undefined);
+  assert.equal(new StreamKeyVault(secret).keyFor('str_a', untagged), issued.streamKey);
   const vault = new StreamKeyVault(randomBytes(32));
   const own = vault.issue('str_a');
-  assert.equal(vault.keyFor('str_b', own.stored), undefined);
+  assert.equal(vault.keyFor('str_b', { ...own.stored, stream_key_secret_tag: null }), undefined);
   assert.equal(vault.keyFor('str_a', { ...own.stored, stream_key_hash: null }), undefined);
+  // A sealed key carries no tag: a tag never stands in for opening it.
+  assert.equal(vault.seal('sk_old', 'str_a').stream_key_secret_tag, null);
+});
+
+test('a tagged row shows its key with one keyed hash: the lookup hash is not recomputed', (t) => {
+  const vault = new StreamKeyVault(randomBytes(32));
+  const issued = vault.issue('str_a');
+  const lookups = t.mock.method(vault, 'lookupHash');
+  assert.equal(vault.keyFor('str_a', issued.stored), issued.streamKey);
+  assert.equal(lookups.mock.callCount(), 0);
+  assert.equal(vault.keyFor('str_a', { ...issued.stored, stream_key_secret_tag: null }), issued.streamKey);
+  assert.equal(lookups.mock.callCount(), 1);
 });

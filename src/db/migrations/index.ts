@@ -22,6 +22,7 @@ import * as chat from './2026-11-26-040-chat.ts';
 import * as moderation from './2026-11-26-055-moderation.ts';
 import * as videoThumbnailAt from './2026-11-26-075-video-thumbnail-at.ts';
 import * as searchPrefixIndex from './2026-11-26-076-search-prefix-index.ts';
+import * as streamKeySecretTag from './2026-11-26-085-stream-key-secret-tag.ts';
 
 // Migrations run in the order of their names; a new one is a new dated file added here.
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26-055-moderation': moderation,
   '2026-11-26-075-video-thumbnail-at': videoThumbnailAt,
   '2026-11-26-076-search-prefix-index': searchPrefixIndex,
+  '2026-11-26-085-stream-key-secret-tag': streamKeySecretTag,
 };

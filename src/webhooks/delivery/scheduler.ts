@@ -1,5 +1,5 @@
 // When the delivery worker runs a cycle: one at a time, at once when woken (many wake-ups in
-// one tick make one cycle), again straight after a cycle that found work or was woken while it
+// one tick make one cycle), again straight after a cycle that says work is left or was woken while it
 // ran, a moment after an attempt frees a slot, at a retry's due time, and otherwise after the
 // poll interval. The clock and timers are injected, so tests drive it without real waiting.
 import type { Clock } from '../../shared/clock.ts';
@@ -24,7 +24,7 @@ export const nodeTimers: Timers = {
 export interface SchedulerOptions {
   clock: Clock;
   timers?: Timers;
-  /** One cycle of work; resolves true when it found work, so another runs straight after. */
+  /** One cycle of work; resolves true when work is left for it, so another runs straight after. */
   cycle: () => Promise<boolean>;
   /** Asked after an idle cycle: when the next known work falls due (clock time), if any. */
   nextDueAt: () => Promise<number | undefined>;

@@ -183,7 +183,7 @@ export class DeliveryWorker {
     this.scheduler.wake();
   }
 
-  /** One cycle; true when it claimed something, so the scheduler runs another at once. */
+  /** One cycle; true when due work may be left for free slots, so the scheduler runs another at once. */
   private async cycle(): Promise<boolean> {
     const { database, clock } = this.options;
     const now = clock.now();
@@ -198,17 +198,25 @@ export class DeliveryWorker {
     if (pruned && pruned.deliveries + pruned.events > 0) {
       this.options.logger.info(pruned, 'pruned webhook delivery history');
     }
-    const claims = await this.claim();
-    if (claims.length === 0) return recovering;
-    await this.prepareAndSend(claims);
-    return true;
+    const { claims, more } = await this.claim();
+    if (claims.length > 0) await this.prepareAndSend(claims);
+    return recovering || more;
   }
 
-  /** Claims as many due deliveries as there are free slots, overall and per webhook. */
-  private async claim(): Promise<Claim[]> {
-    if (this.stopping) return [];
+  /**
+   * Claims as many due deliveries as there are free slots, overall and per webhook. `more`
+   * when due deliveries may be left that free slots could take now (webhooks past the
+   * claim's look): the scheduler then runs the next cycle at once. Otherwise the next claim waits for a slot to
+   * be freed (the refill delay gathers those freed together) or new events: a cycle straight
+   * after each claim found only the one or two slots freed meanwhile, and paid its commit
+   * and its queries for them (issue 29: the claim and its commit were the largest cost of a
+   * delivery).
+   */
+  private async claim(): Promise<{ claims: Claim[]; more: boolean }> {
+    const none = { claims: [], more: false };
+    if (this.stopping) return none;
     let budget = this.slots.free;
-    if (budget <= 0) return [];
+    if (budget <= 0) return none;
     const { database, clock } = this.options;
     const now = clock.now();
     const webhookIds = await deliveries.findWebhooksWithDueDeliveries(
@@ -217,7 +225,7 @@ export class DeliveryWorker {
       this.slots.fullKeys(),
       CLAIM_WEBHOOKS,
     );
-    if (webhookIds.length === 0) return [];
+    if (webhookIds.length === 0) return none;
     // One transaction for all the webhooks' claims: one commit instead of one per webhook.
     const claimed = await database.db.transaction().execute(async (trx) => {
       const taken: Claim[] = [];
@@ -238,7 +246,10 @@ export class DeliveryWorker {
       return taken;
     });
     for (const claim of claimed) this.slots.occupy(claim.webhook_id);
-    return claimed;
+    // Every webhook looked at got what its free slots allowed (or the budget ran out); only
+    // webhooks past the look may still have due deliveries that free slots could take.
+    const more = webhookIds.length >= CLAIM_WEBHOOKS && this.slots.free > 0;
+    return { claims: claimed, more };
   }
 
   private async prepareAndSend(claims: Claim[]): Promise<void> {
@@ -255,6 +266,7 @@ export class DeliveryWorker {
       if (!webhook || !event || this.aborts.isRemoved(claim.webhook_id)) {
         // Deleted since the claim: its rows went with it, and nothing is sent.
         this.slots.release(claim.webhook_id);
+        this.scheduler.wakeSoon();
         continue;
       }
       if (webhook.status !== 'active') {
@@ -266,6 +278,7 @@ export class DeliveryWorker {
           decision: { kind: 'failed', reason: 'dropped: webhook disabled' },
         });
         this.slots.release(claim.webhook_id);
+        this.scheduler.wakeSoon();
         continue;
       }
       const prepared = this.prepare(claim, event, webhook);
