@@ -130,13 +130,25 @@ function lastWindowUnder(samples: readonly LatencySample[], push: RelayedPush, t
   return percentile(fromIngest(recent, push), 50) < targetMs;
 }
 
-/** The service's part of each sample's latency: from when `push` handed the frame to the ingest. */
+/**
+ * The service's part of each sample's latency: from when `push` handed the frame to the ingest.
+ * A frame the push has no time for (a stamp read wrong, or a frame the loaded encoder numbered
+ * apart from its timestamp) is left out; more than 2% of them (at least 3) is a failure, as a
+ * stamp reader that misreads cannot be trusted for the rest.
+ */
 function fromIngest(samples: readonly LatencySample[], push: RelayedPush): number[] {
-  return samples.map((sample) => {
+  const latencies: number[] = [];
+  const unknown: number[] = [];
+  for (const sample of samples) {
     const sent = push.sentAt(sample.frame);
-    assert.ok(sent !== undefined, `frame ${sample.frame} was shown but never sent`);
-    return sample.at - sent;
-  });
+    if (sent === undefined) unknown.push(sample.frame);
+    else latencies.push(sample.at - sent);
+  }
+  assert.ok(
+    unknown.length <= Math.max(2, samples.length * 0.02),
+    `${unknown.length} of ${samples.length} frames shown were never sent: ${unknown.slice(0, 10).join(', ')}`,
+  );
+  return latencies;
 }
 
 function summary(ms: readonly number[]) {
