@@ -37,6 +37,7 @@ import type { IngestHealthBoard } from './health/health-board.ts';
 import type { LiveThumbnails } from './live-thumbnails.ts';
 import { recordWithRetries } from './recording.ts';
 import { StreamState } from './stream-state.ts';
+import type { StreamLeases } from './stream-leases.ts';
 
 export interface LifecycleDeps {
   streams: StreamService;
@@ -57,6 +58,13 @@ export interface LifecycleDeps {
   transcode?: { config: TranscodeConfig; budget: TranscodeBudget } | undefined;
   /** Outputs every publish is also sent to (src/live/publish-output.ts), registered by the composition root. */
   outputs?: readonly PublishOutput[];
+  /**
+   * Many ingest processes (stream-leases.ts): the stream's lease is renewed while it publishes
+   * or finishes here, left to lapse while it waits for a reconnect (which may land on another
+   * process), taken again before the window's end ends it, and released when it is finished or
+   * this process drains.
+   */
+  leases?: StreamLeases | undefined;
 }
 
 /** How long close() lets packagers write their last segment before killing them. */
@@ -241,8 +249,71 @@ export class StreamLifecycle {
     }
     state.reconnectTimer = setTimeout(() => {
       state.reconnectTimer = undefined;
-      if (!state.publish) this.finish(state, { endStream: true });
+      if (state.publish) return;
+      const { leases } = this.deps;
+      if (!leases) {
+        this.finish(state, { endStream: true });
+        return;
+      }
+      // The encoder may have reconnected to another ingest process: only the holder ends it.
+      void leases.acquire(state.streamId).then(
+        (held) => {
+          if (state.publish || state.finishing) return;
+          if (held) this.finish(state, { endStream: true });
+          else this.handOver(state);
+        },
+        (error: unknown) => {
+          logger.error(
+            { err: error, streamId: state.streamId },
+            'could not take the lease to end the stream',
+          );
+          this.finish(state, { endStream: true });
+        },
+      );
     }, windowMs);
+  }
+
+  /** Renews the leases of streams publishing or finishing here; hands over those another process took. */
+  async renewLeases(): Promise<void> {
+    const { leases, logger } = this.deps;
+    if (!leases) return;
+    const held = [...this.states.values()].filter(
+      (state) => state.phase === 'publishing' || state.phase === 'finishing',
+    );
+    let lost: string[];
+    try {
+      lost = await leases.renew(held.map((state) => state.streamId));
+    } catch (error) {
+      logger.warn({ err: error }, 'could not renew stream leases');
+      return;
+    }
+    for (const id of lost) {
+      const state = this.states.get(id);
+      if (!state || state.finishing) continue;
+      logger.warn({ streamId: id }, 'another ingest process took the stream over; letting it go');
+      this.handOver(state);
+    }
+  }
+
+  /**
+   * Another ingest process holds the stream now: stop taking its media here without ending it
+   * (the holder ends it and makes its recording).
+   */
+  private handOver(state: StreamState): void {
+    clearTimeout(state.reconnectTimer);
+    state.reconnectTimer = undefined;
+    state.phase = 'finishing';
+    state.publish?.connection.disconnect();
+    this.deps.health?.remove(state.streamId);
+    const done = state.media
+      .enqueue(async () => {
+        await Promise.all(runningPackagers(state).map((packager) => packager.finished));
+      })
+      .finally(() => {
+        this.states.delete(state.streamId);
+        this.settling.delete(done);
+      });
+    this.settling.add(done);
   }
 
   /** Tells the watch page (through the stream's folder), in order with the stream's other steps. */
@@ -268,6 +339,7 @@ export class StreamLifecycle {
       .enqueue(async () => {
         await Promise.all(runningPackagers(state).map((packager) => packager.finished));
         await this.wrapUp(state, options.endStream);
+        await this.deps.leases?.release([state.streamId]);
       })
       .finally(() => {
         this.states.delete(state.streamId);
@@ -338,6 +410,10 @@ export class StreamLifecycle {
     await stopping;
     clearTimeout(force);
     await Promise.all(states.map((state) => state.media.enqueue(async () => undefined)));
+    // Drained: their encoders' reconnects may take the streams on another process at once.
+    await this.deps.leases?.release(states.map((state) => state.streamId)).catch((error: unknown) => {
+      this.deps.logger.warn({ err: error }, 'could not release stream leases');
+    });
   }
 }
 

@@ -35,6 +35,7 @@ export class IngestUpkeep {
   }
 
   async tick(): Promise<void> {
+    await this.deps.lifecycle.renewLeases();
     await this.stopStreamsEndedElsewhere();
     await this.flushViewerCounts();
     this.refreshThumbnails();
