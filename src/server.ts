@@ -105,6 +105,7 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
           viewers,
           outputs: publishOutputs(runtime.services, config.ingest.ffmpegPath),
           drainMs: options.ingestOnly === true ? INGEST_DRAIN_MS : undefined,
+          mirror: options.ingestOnly === true,
         })
       : { enabled: false, reason: 'started with --no-ingest', close: async () => undefined };
     if (options.ingestOnly === true && !ingest.enabled) throw new Error(`--ingest-only: ${ingest.reason}`);

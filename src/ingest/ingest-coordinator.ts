@@ -26,6 +26,7 @@ import { StreamLifecycle, type LifecycleDeps } from './stream-lifecycle.ts';
 import { IngestUpkeep } from './upkeep.ts';
 import { ModerationWatch } from './moderation-watch.ts';
 import type { StreamLeases } from './stream-leases.ts';
+import type { LiveMirror } from './live-mirror.ts';
 import { ViewerSamples } from '../streams/viewer-samples.ts';
 
 export interface IngestDeps {
@@ -60,6 +61,8 @@ export interface IngestDeps {
   stored?: ThumbnailBacklogDeps['stored'];
   /** Many ingest processes: which one holds each stream (stream-leases.ts); one process needs none. */
   leases?: StreamLeases | undefined;
+  /** Many ingest processes with an object store: live media copied there (live-mirror.ts). */
+  mirror?: LiveMirror | undefined;
 }
 
 export class IngestCoordinator {
@@ -104,6 +107,7 @@ export class IngestCoordinator {
       transcode: deps.transcode,
       outputs: deps.outputs ?? [],
       leases: deps.leases,
+      mirror: deps.mirror,
     });
     this.moderation = new ModerationWatch({ db: deps.db, streams, lifecycle: this.lifecycle, logger });
     this.admission = new Admission({

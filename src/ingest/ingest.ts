@@ -20,6 +20,7 @@ import { MODERATION_WATCH_MS } from './moderation-watch.ts';
 import { TranscodeBudget } from '../transcode/budget.ts';
 import { RtmpIngestServer } from '../rtmp/rtmp-server.ts';
 import { ingestHolderId, StreamLeases } from './stream-leases.ts';
+import { LiveMirror } from './live-mirror.ts';
 
 /** Live thumbnails are refreshed about this often. */
 export const THUMBNAIL_INTERVAL_MS = 20_000;
@@ -55,6 +56,11 @@ export interface IngestOptions {
    * balancer) before exiting. Absent: close returns once its own work is done.
    */
   drainMs?: number | undefined;
+  /**
+   * Many ingest processes (--ingest-only) with MEDIA_STORAGE=s3: live segments and playlist
+   * state are copied to the object store as they are written (live-mirror.ts).
+   */
+  mirror?: boolean | undefined;
 }
 
 export type IngestHandle =
@@ -97,8 +103,13 @@ export async function startIngest(options: IngestOptions): Promise<IngestHandle>
     originUrl: config.ingest.originUrl,
     leaseMs: config.ingest.leaseSeconds === undefined ? undefined : config.ingest.leaseSeconds * 1000,
   });
+  const mirror =
+    options.mirror === true && services.objectStore !== undefined
+      ? new LiveMirror(services.objectStore, logger.child({ component: 'live-mirror' }))
+      : undefined;
   const coordinator = new IngestCoordinator({
     leases,
+    mirror,
     transcode,
     streams: services.streams,
     videos: services.videos,

@@ -38,6 +38,7 @@ import type { LiveThumbnails } from './live-thumbnails.ts';
 import { recordWithRetries } from './recording.ts';
 import { StreamState } from './stream-state.ts';
 import type { StreamLeases } from './stream-leases.ts';
+import type { LiveMirror } from './live-mirror.ts';
 
 export interface LifecycleDeps {
   streams: StreamService;
@@ -65,6 +66,12 @@ export interface LifecycleDeps {
    * this process drains.
    */
   leases?: StreamLeases | undefined;
+  /**
+   * Many ingest processes with an object store (live-mirror.ts): segments and playlist state
+   * are copied there as they are written, and a stream taken over from a process that died
+   * continues from them.
+   */
+  mirror?: LiveMirror | undefined;
 }
 
 /** How long close() lets packagers write their last segment before killing them. */
@@ -116,6 +123,46 @@ export class StreamLifecycle {
     if (!state) {
       state = new StreamState(stream, this.liveStream(stream));
       this.states.set(stream.id, state);
+      const { mirror } = this.deps;
+      // Live already, yet not here: another ingest process had it (it died, or drained).
+      if (mirror && stream.status === 'live') {
+        void this.takeOver(state, connection, mirror);
+        return;
+      }
+    }
+    this.attach(state, connection);
+  }
+
+  /**
+   * Continues a stream another process had: its mirrored publishes come first (their files are
+   * fetched on the stream's queue, before anything writes its playlists), then this publisher.
+   * The publisher's media waits in its connection meanwhile.
+   */
+  private async takeOver(
+    state: StreamState,
+    connection: PublishConnection,
+    mirror: LiveMirror,
+  ): Promise<void> {
+    const { logger } = this.deps;
+    try {
+      const mirrored = await mirror.load(state.streamId);
+      if (mirrored) {
+        const fetch = mirror.restore(state.media, mirrored);
+        void state.media.enqueue(fetch);
+        logger.info(
+          { streamId: state.streamId, publishes: mirrored.publishes.length },
+          'took over a live stream from another ingest process',
+        );
+      }
+    } catch (error) {
+      logger.error(
+        { err: error, streamId: state.streamId },
+        'could not restore a live stream from the store',
+      );
+    }
+    if (connection.closed || state.finishing) {
+      if (!state.publish) this.publisherGone(state, 'dropped');
+      return;
     }
     this.attach(state, connection);
   }
@@ -200,6 +247,7 @@ export class StreamLifecycle {
   private async segmentsChanged(state: StreamState): Promise<void> {
     if (state.finishing) return;
     if (!(await state.media.writePlaylists(false))) return;
+    this.deps.mirror?.changed(state.media);
     if (state.live) return;
     await this.deps.thumbnails.take(state.media);
     try {
@@ -305,6 +353,7 @@ export class StreamLifecycle {
     state.phase = 'finishing';
     state.publish?.connection.disconnect();
     this.deps.health?.remove(state.streamId);
+    this.deps.mirror?.forget(state.streamId);
     const done = state.media
       .enqueue(async () => {
         await Promise.all(runningPackagers(state).map((packager) => packager.finished));
@@ -349,11 +398,12 @@ export class StreamLifecycle {
   }
 
   private async wrapUp(state: StreamState, endStream: boolean): Promise<void> {
-    const { streams, logger } = this.deps;
+    const { streams, logger, mirror } = this.deps;
     const { media } = state;
     if (!media.hasSegments()) {
       // Never went live: nothing to end or keep.
       await media.folder.remove();
+      await mirror?.remove(state.streamId);
       return;
     }
     await media.writePlaylists(true);
@@ -372,9 +422,11 @@ export class StreamLifecycle {
     }
     if (stream.record !== 1) {
       await media.folder.removeAllButThumbnail();
+      await mirror?.remove(state.streamId);
       return;
     }
-    await recordWithRetries(this.deps, stream, media, () => this.closingDown);
+    if (await recordWithRetries(this.deps, stream, media, () => this.closingDown))
+      await mirror?.remove(state.streamId);
   }
 
   /** Waits for every end in progress (recordings included). */
@@ -410,6 +462,9 @@ export class StreamLifecycle {
     await stopping;
     clearTimeout(force);
     await Promise.all(states.map((state) => state.media.enqueue(async () => undefined)));
+    // Their last segments reach the store before another process may take them over.
+    const { mirror } = this.deps;
+    if (mirror) await Promise.all(states.map((state) => mirror.flush(state.streamId)));
     // Drained: their encoders' reconnects may take the streams on another process at once.
     await this.deps.leases?.release(states.map((state) => state.streamId)).catch((error: unknown) => {
       this.deps.logger.warn({ err: error }, 'could not release stream leases');

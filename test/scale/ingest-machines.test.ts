@@ -5,55 +5,14 @@
 // the stream over; SIGTERM drains (the lease is released, the process exits).
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { describe, test, type TestContext } from 'node:test';
+import { describe, test } from 'node:test';
 import { openDatabase } from '../../src/db/database.ts';
 import { createTestDatabase, POSTGRES_ADMIN_URL } from '../helpers/databases.ts';
 import { pushTestPattern, type Push } from '../helpers/media-tools.ts';
 import { waitFor } from '../helpers/wait.ts';
-import { startService, tributaryCli, waitUntilReady, type ServiceProcess } from './processes.ts';
-import { freePort } from './redis.ts';
+import { startIngestProcess, tributaryCli, type IngestProcess } from './processes.ts';
 
 const SKIP = POSTGRES_ADMIN_URL ? false : 'needs TEST_POSTGRES_URL (a PostgreSQL server)';
-
-interface IngestProcess {
-  service: ServiceProcess;
-  origin: string;
-  rtmpPort: number;
-}
-
-async function startIngestProcess(
-  t: TestContext,
-  name: string,
-  env: NodeJS.ProcessEnv,
-  logDir: string,
-): Promise<IngestProcess> {
-  const port = await freePort();
-  const rtmpPort = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `tributary-${name}-`));
-  t.after(() => {
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
-  const service = startService(t, {
-    name,
-    args: ['serve', '--ingest-only'],
-    env: {
-      ...env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      RTMP_PORT: String(rtmpPort),
-      HOST: '127.0.0.1',
-      INGEST_ID: name,
-      INGEST_ORIGIN_URL: `http://127.0.0.1:${port}`,
-    },
-    logDir,
-  });
-  const origin = `http://127.0.0.1:${port}`;
-  await waitUntilReady(service, `${origin}/readyz`);
-  return { service, origin, rtmpPort };
-}
 
 describe('many ingest processes on PostgreSQL', { skip: SKIP, timeout: 300_000 }, () => {
   test('one holder per stream; a second encoder elsewhere is refused; SIGKILL moves it; SIGTERM drains', async (t) => {
