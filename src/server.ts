@@ -76,6 +76,10 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
         cacheBytes: config.media.cacheBytes,
         playlistFetchesPerMinute: config.media.playlistFetchesPerMinute,
         objectStore: runtime.services.objectStore,
+        // An origin (no ingest here) or one of many ingest machines: live streams held by another
+        // machine are streamed through from it. One process (`npm start`) never looks.
+        liveOrigin:
+          !options.ingest || options.ingestOnly === true ? { selfUrl: config.ingest.originUrl } : undefined,
       }),
       viewersPlugin({
         services: runtime.services,

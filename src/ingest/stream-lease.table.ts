@@ -7,6 +7,8 @@ export interface StreamLeaseTable {
   holder: string;
   /** Where the holder serves the stream's media (INGEST_ORIGIN_URL), for the origin to stream through. */
   origin_url: string | null;
+  /** 1 while the holder waits for the encoder to reconnect (any process may take the stream then). */
+  waiting: number;
   /** Epoch ms after which any other ingest process may take the stream over. */
   expires_at: number;
   acquired_at: number;

@@ -48,6 +48,7 @@ export class StreamLeases {
     const now = this.clock.now();
     const values = {
       holder: this.holder,
+      waiting: 0,
       origin_url: this.originUrl,
       expires_at: now + this.leaseMs,
       acquired_at: now,
@@ -63,28 +64,49 @@ export class StreamLeases {
       .updateTable('stream_leases')
       .set(values)
       .where('stream_id', '=', streamId)
-      .where((eb) => eb.or([eb('holder', '=', this.holder), eb('expires_at', '<', now)]))
+      .where((eb) =>
+        eb.or([eb('holder', '=', this.holder), eb('expires_at', '<', now), eb('waiting', '=', 1)]),
+      )
       .executeTakeFirst();
     return Number(taken.numUpdatedRows) > 0;
   }
 
-  /** Extends the leases of `streamIds` this process holds; returns those it no longer holds. */
-  async renew(streamIds: readonly string[]): Promise<string[]> {
+  /**
+   * Extends the leases of `streamIds` this process holds, marking those in `waiting` as waiting
+   * for a reconnect (another process may take them) and the others as not; returns the streams
+   * it no longer holds.
+   */
+  async renew(streamIds: readonly string[], waiting: readonly string[] = []): Promise<string[]> {
     if (streamIds.length === 0) return [];
-    await this.db
-      .updateTable('stream_leases')
-      .set({ expires_at: this.clock.now() + this.leaseMs })
-      .where('holder', '=', this.holder)
-      .where('stream_id', 'in', streamIds)
-      .execute();
-    const held = await this.db
+    const expires = this.clock.now() + this.leaseMs;
+    const waits = new Set(waiting);
+    for (const [ids, flag] of [
+      [streamIds.filter((id) => !waits.has(id)), 0],
+      [streamIds.filter((id) => waits.has(id)), 1],
+    ] as const) {
+      if (ids.length === 0) continue;
+      await this.db
+        .updateTable('stream_leases')
+        .set({ expires_at: expires, waiting: flag })
+        .where('holder', '=', this.holder)
+        .where('stream_id', 'in', ids)
+        .execute();
+    }
+    const rows = await this.db
       .selectFrom('stream_leases')
-      .select('stream_id')
-      .where('holder', '=', this.holder)
+      .select(['stream_id', 'holder'])
       .where('stream_id', 'in', streamIds)
       .execute();
-    const kept = new Set(held.map((row) => row.stream_id));
-    return streamIds.filter((id) => !kept.has(id));
+    const holders = new Map(rows.map((row) => [row.stream_id, row.holder]));
+    const lost: string[] = [];
+    for (const id of streamIds) {
+      const holder = holders.get(id);
+      if (holder === this.holder) continue;
+      // Gone (released meanwhile, or this process could not renew for a while): taken again.
+      if (holder === undefined && (await this.acquire(id))) continue;
+      lost.push(id);
+    }
+    return lost;
   }
 
   /** The stream is finished here, or this process drains: any process may take it at once. */

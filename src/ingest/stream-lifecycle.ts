@@ -60,10 +60,10 @@ export interface LifecycleDeps {
   /** Outputs every publish is also sent to (src/live/publish-output.ts), registered by the composition root. */
   outputs?: readonly PublishOutput[];
   /**
-   * Many ingest processes (stream-leases.ts): the stream's lease is renewed while it publishes
-   * or finishes here, left to lapse while it waits for a reconnect (which may land on another
-   * process), taken again before the window's end ends it, and released when it is finished or
-   * this process drains.
+   * Many ingest processes (stream-leases.ts): the stream's lease is renewed while this process
+   * handles it, marked waiting while it waits for a reconnect (which may land on another process,
+   * which may then take it), taken again before the window's end ends it, and released when it
+   * is finished or this process drains.
    */
   leases?: StreamLeases | undefined;
   /**
@@ -321,16 +321,22 @@ export class StreamLifecycle {
     }, windowMs);
   }
 
-  /** Renews the leases of streams publishing or finishing here; hands over those another process took. */
+  /**
+   * Renews the leases of the streams this process handles (those waiting for a reconnect marked
+   * so: another process may take them); hands over those another process took.
+   */
   async renewLeases(): Promise<void> {
     const { leases, logger } = this.deps;
     if (!leases) return;
-    const held = [...this.states.values()].filter(
-      (state) => state.phase === 'publishing' || state.phase === 'finishing',
-    );
+    const states = [...this.states.values()];
     let lost: string[];
     try {
-      lost = await leases.renew(held.map((state) => state.streamId));
+      lost = await leases.renew(
+        states.map((state) => state.streamId),
+        states
+          .filter((state) => state.reconnecting || state.phase === 'stopping')
+          .map((state) => state.streamId),
+      );
     } catch (error) {
       logger.warn({ err: error }, 'could not renew stream leases');
       return;

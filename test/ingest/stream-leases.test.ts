@@ -55,6 +55,17 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await a.renew([one!]), [one!], 'the old holder learns it lost the stream');
       assert.equal((await a.current(one!))?.holder, 'ingest-b', "a's renewal does not take it back");
 
+      // Waiting for a reconnect: another process may take it at once (the encoder landed there).
+      assert.deepEqual(await b.renew([one!], [one!]), []);
+      assert.equal((await a.current(one!))?.waiting, 1);
+      assert.equal(await a.acquire(one!), true, 'a waiting lease is taken over');
+      assert.deepEqual(await b.renew([one!]), [one!]);
+      assert.equal(await b.acquire(one!), false, 'publishing again on a: held');
+      await a.release([one!]);
+      assert.deepEqual(await a.renew([one!]), [], 'a lease gone is taken again by its renewal');
+      await a.release([one!]);
+      assert.equal(await b.acquire(one!), true);
+
       // Released (finished, or drained): anyone may take it at once.
       await a.release([one!]);
       assert.equal((await a.current(one!))?.holder, 'ingest-b', 'a release by a non-holder changes nothing');

@@ -158,7 +158,7 @@ export async function startIngestProcess(
   logDir: string,
 ): Promise<IngestProcess> {
   const port = await freePort();
-  const rtmpPort = await freePort();
+  const rtmpPort = env.RTMP_PORT === undefined ? await freePort() : Number(env.RTMP_PORT);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `tributary-${name}-`));
   t.after(() => {
     fs.rmSync(dataDir, { recursive: true, force: true });
