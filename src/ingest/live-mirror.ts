@@ -13,22 +13,18 @@ import { pipeline } from 'node:stream/promises';
 import { createWriteStream } from 'node:fs';
 import type { Logger } from 'pino';
 import type { HlsSegment } from '../hls/hls-playlist.ts';
+import { LIVE_STATE_FILE, MAX_LIVE_STATE_BYTES, parseLiveState, type LiveState } from '../hls/live-state.ts';
 import type { LiveStream } from '../live/live-stream.ts';
 import { PLAYLIST_FILE } from '../media/media-paths.ts';
 import type { MediaStorage } from '../storage/media-storage.ts';
 import { streamKey, streamPrefix } from '../storage/media-keys.ts';
 import { StreamLadder } from '../transcode/stream-ladder.ts';
 
-const STATE_FILE = 'live-state.json';
-const MAX_STATE_BYTES = 16 * 1024 * 1024;
+const STATE_FILE = LIVE_STATE_FILE;
+const MAX_STATE_BYTES = MAX_LIVE_STATE_BYTES;
 
 /** The mirrored playlist state of a stream. */
-export interface MirroredState {
-  version: 1;
-  publishes: HlsSegment[][];
-  /** A ladder stream's rungs: per rung, per publish, what it made (null: that publish made none). */
-  ladder?: { rungs: string[]; made: Record<string, (HlsSegment[] | null)[]> } | undefined;
-}
+export type MirroredState = LiveState;
 
 interface StreamMirror {
   uploaded: Set<string>;
@@ -112,9 +108,7 @@ export class LiveMirror {
     }
     const chunks: Buffer[] = [];
     for await (const chunk of object.body) chunks.push(chunk as Buffer);
-    const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Partial<MirroredState>;
-    if (parsed.version !== 1 || !Array.isArray(parsed.publishes)) return undefined;
-    return parsed as MirroredState;
+    return parseLiveState(Buffer.concat(chunks).toString('utf8'));
   }
 
   /**

@@ -9,6 +9,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.ts';
 import type { Clock } from '../shared/clock.ts';
 import { AppError } from '../shared/errors.ts';
+import { renderPlaylist, type HlsSegment } from '../hls/hls-playlist.ts';
+import { LIVE_STATE_FILE, MAX_LIVE_STATE_BYTES, parseLiveState, type LiveState } from '../hls/live-state.ts';
+import type { MediaStorage } from '../storage/media-storage.ts';
+import { streamKey } from '../storage/media-keys.ts';
+import { SOURCE_RENDITION } from '../transcode/ladder.ts';
+import { cacheControlOf, sendStoredMedia } from './media-files.ts';
+import { PLAYLIST_FILE } from './media-paths.ts';
 
 /** A stream's holder is looked up at most this often per stream (players fetch every ~2 s). */
 const LOCATE_TTL_MS = 1000;
@@ -137,4 +144,75 @@ export async function proxyFromHolder(
   const body = Readable.fromWeb(upstream.body as import('node:stream/web').ReadableStream<Uint8Array>);
   body.once('close', () => request.raw.off('close', abort));
   return reply.send(body);
+}
+
+/** The state read from the store is kept this long per stream (players fetch every ~2 s). */
+const STATE_TTL_MS = 1000;
+
+/**
+ * A live stream no machine holds right now (its holder died; the encoder has not landed on
+ * another yet), answered from what the holder copied to the object store: the playlist as it
+ * was (EVENT, not ended, so players wait for more) and its segments. Players keep their place
+ * and play on once the stream continues elsewhere, at the same URL.
+ */
+export class StoredLiveStreams {
+  private readonly storage: MediaStorage;
+  private readonly states = new Map<string, { at: number; state: LiveState | undefined }>();
+
+  constructor(storage: MediaStorage) {
+    this.storage = storage;
+  }
+
+  /** Answers `name` of the stream from the store (true); false when the store has nothing for it. */
+  async send(request: FastifyRequest, reply: FastifyReply, streamId: string, name: string): Promise<boolean> {
+    let key: string;
+    try {
+      key = streamKey(streamId, name);
+    } catch {
+      return false;
+    }
+    if (!name.endsWith('.m3u8')) {
+      await sendStoredMedia(request, reply, this.storage, key, 'immutable');
+      return true;
+    }
+    const state = await this.state(streamId);
+    if (!state) return false;
+    const rendition = name.slice(0, -'.m3u8'.length);
+    let publishes: HlsSegment[][] | undefined;
+    if (!state.ladder) {
+      if (name === PLAYLIST_FILE) publishes = state.publishes;
+    } else if (name === PLAYLIST_FILE) {
+      // A ladder stream's master, copied as it was written.
+      await sendStoredMedia(request, reply, this.storage, key, 'live-playlist');
+      return true;
+    } else if (rendition === SOURCE_RENDITION) {
+      publishes = state.publishes;
+    } else {
+      const made = state.ladder.made[rendition];
+      if (made) publishes = state.publishes.map((source, index) => made[index] ?? source);
+    }
+    if (!publishes) return false;
+    await reply
+      .header('Content-Type', 'application/vnd.apple.mpegurl')
+      .header('Cache-Control', cacheControlOf('live-playlist'))
+      .send(renderPlaylist({ publishes, type: 'EVENT', ended: false }));
+    return true;
+  }
+
+  private async state(streamId: string): Promise<LiveState | undefined> {
+    const known = this.states.get(streamId);
+    if (known && Date.now() - known.at < STATE_TTL_MS) return known.state;
+    const object = await this.storage.get(streamKey(streamId, LIVE_STATE_FILE));
+    let state: LiveState | undefined;
+    if (object && object.length <= MAX_LIVE_STATE_BYTES) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of object.body) chunks.push(chunk as Buffer);
+      state = parseLiveState(Buffer.concat(chunks).toString('utf8'));
+    } else {
+      object?.body.destroy();
+    }
+    if (this.states.size > 10_000) this.states.clear();
+    this.states.set(streamId, { at: Date.now(), state });
+    return state;
+  }
 }

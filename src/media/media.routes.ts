@@ -22,7 +22,7 @@ import { THUMBNAIL_FILE, type MediaPaths } from './media-paths.ts';
 import { parseMediaPlaylist } from '../hls/hls-playlist.ts';
 import type { PlaylistLimiter } from './playlist-limiter.ts';
 import type { WithheldMedia } from './withheld-media.ts';
-import { proxyFromHolder, type LiveOrigins } from './live-origin.ts';
+import { proxyFromHolder, StoredLiveStreams, type LiveOrigins } from './live-origin.ts';
 
 export interface MediaRoutesOptions {
   paths: MediaPaths;
@@ -62,6 +62,7 @@ export async function mediaRoutes(app: FastifyInstance, options: MediaRoutesOpti
     withheld !== undefined && !(await withheld.shown(kind, id));
   const config = { access: 'public', rateLimit: false } as const;
   const schema = { hide: true };
+  const storedLive = live && stored ? new StoredLiveStreams(stored.storage) : undefined;
 
   app.get<{ Params: MediaParams }>('/media/streams/:id/*', { config, schema }, async (request, reply) => {
     const { id, '*': name } = request.params;
@@ -78,8 +79,12 @@ export async function mediaRoutes(app: FastifyInstance, options: MediaRoutesOpti
       // Not on this machine: held by another ingest process, streamed through from there.
       if (live === undefined || file === undefined || !isNotFound(error)) throw error;
       const holder = await live.holderUrl(request, id);
-      if (holder === undefined) throw error;
-      return proxyFromHolder(request, reply, holder, `/media/streams/${id}/${name}`);
+      if (holder !== undefined)
+        return proxyFromHolder(request, reply, holder, `/media/streams/${id}/${name}`);
+      // Held by nobody right now (its holder died): what it copied to the store, if anything.
+      if (storedLive === undefined || (await live.locate(id)) !== undefined) throw error;
+      if (!(await storedLive.send(request, reply, id, name))) throw error;
+      return reply;
     }
     // index.m3u8, or a rendition's playlist of a stream with renditions (whose index.m3u8 is a
     // master, with no segments and never `ended`: it keeps the live-playlist rule).

@@ -5,89 +5,21 @@
 // rolling SIGTERM restart of both ends nothing (the stream stays live throughout, held by one
 // process at a time).
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { describe, test, type TestContext } from 'node:test';
-import { promisify } from 'node:util';
+import { describe, test } from 'node:test';
 import { openDatabase } from '../../src/db/database.ts';
 import { createTestDatabase, POSTGRES_ADMIN_URL } from '../helpers/databases.ts';
 import { pushTestPattern, type Push } from '../helpers/media-tools.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { startIngestProcess, tributaryCli, type IngestProcess } from '../scale/processes.ts';
 import { freePort } from '../scale/redis.ts';
-import { NGINX_BIN } from './nginx.ts';
+import { SKIP_WITHOUT_STREAM_NGINX, startBalancer } from './ingest-balancer.ts';
 
-const run = promisify(execFile);
-const INGEST_CONFIG = path.resolve(import.meta.dirname, '../../deploy/nginx-ingest.conf');
-const STREAM_MODULE = [
-  '/usr/lib/nginx/modules/ngx_stream_module.so',
-  '/usr/local/nginx/modules/ngx_stream_module.so',
-].find((file) => fs.existsSync(file));
 const SKIP = !POSTGRES_ADMIN_URL
   ? 'needs TEST_POSTGRES_URL (a PostgreSQL server)'
-  : NGINX_BIN === undefined || STREAM_MODULE === undefined
-    ? 'needs nginx with its stream module (apt-get install nginx libnginx-mod-stream)'
-    : false;
+  : SKIP_WITHOUT_STREAM_NGINX;
 if (process.env.CI === 'true' && SKIP !== false)
   throw new Error(`CI must run the ingest balancer test: ${SKIP}`);
-
-/** deploy/nginx-ingest.conf with its listen port and two upstreams changed. */
-function renderIngestConfig(listenPort: number, upstreams: [number, number]): string {
-  let text = fs.readFileSync(INGEST_CONFIG, 'utf8');
-  const replace = (from: RegExp, to: string) => {
-    assert.match(text, from, `the shipped ${INGEST_CONFIG} no longer contains ${String(from)}`);
-    text = text.replace(from, to);
-  };
-  replace(/server 127\.0\.0\.1:1936 /, `server 127.0.0.1:${upstreams[0]} `);
-  replace(/server 127\.0\.0\.1:1937 /, `server 127.0.0.1:${upstreams[1]} `);
-  replace(/listen 1935;/, `listen 127.0.0.1:${listenPort};`);
-  return text;
-}
-
-async function startBalancer(t: TestContext, listenPort: number, upstreams: [number, number]): Promise<void> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-ingest-lb-'));
-  t.after(() => {
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-  fs.writeFileSync(path.join(dir, 'ingest.conf'), renderIngestConfig(listenPort, upstreams));
-  const config = path.join(dir, 'nginx.conf');
-  fs.writeFileSync(
-    config,
-    `load_module ${STREAM_MODULE};
-daemon off;
-worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log info;
-events { worker_connections 1024; }
-include ${dir}/ingest.conf;
-`,
-  );
-  await run(NGINX_BIN!, ['-t', '-q', '-p', dir, '-c', config]);
-  const child = spawn(NGINX_BIN!, ['-p', dir, '-c', config], { stdio: 'ignore' });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  t.after(async () => {
-    if (child.exitCode === null) child.kill('SIGTERM');
-    await exited;
-  });
-  await waitFor(
-    () =>
-      new Promise<boolean>((resolve) => {
-        const socket = net.connect(listenPort, '127.0.0.1');
-        socket.once('connect', () => {
-          socket.destroy();
-          resolve(true);
-        });
-        socket.once('error', () => {
-          resolve(false);
-        });
-      }),
-    { what: 'nginx listening' },
-  );
-}
 
 describe('ingest machines behind the shipped nginx stream balancer', { skip: SKIP, timeout: 400_000 }, () => {
   test('SIGKILL of the holder and a rolling SIGTERM restart end no stream', async (t) => {
