@@ -32,7 +32,7 @@ export function renderIngestConfig(listenPort: number, upstreams: [number, numbe
 
 /** deploy/nginx-ingest.conf run by Debian's nginx in a folder of its own; resolves once it listens. */
 export async function startBalancer(
-  t: TestContext,
+  t: Pick<TestContext, 'after'>,
   listenPort: number,
   upstreams: [number, number],
 ): Promise<void> {
