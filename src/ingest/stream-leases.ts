@@ -109,6 +109,19 @@ export class StreamLeases {
     return lost;
   }
 
+  /** Live streams whose lease lapsed more than `ms` ago (their holder died and nobody took them). */
+  async lapsedSince(ms: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('stream_leases')
+      .innerJoin('streams', 'streams.id', 'stream_leases.stream_id')
+      .select('stream_leases.stream_id')
+      .where('stream_leases.expires_at', '<', this.clock.now() - ms)
+      .where('streams.status', '=', 'live')
+      .limit(20)
+      .execute();
+    return rows.map((row) => row.stream_id);
+  }
+
   /** The stream is finished here, or this process drains: any process may take it at once. */
   async release(streamIds: readonly string[]): Promise<void> {
     if (streamIds.length === 0) return;

@@ -350,6 +350,33 @@ export class StreamLifecycle {
   }
 
   /**
+   * Many ingest processes with an object store: live streams whose holder died and whose
+   * encoder did not come back anywhere within the reconnect window (their lease lapsed longer
+   * ago than that) are ended here, their recording made from what the holder copied to the store.
+   */
+  async endOrphans(): Promise<void> {
+    const { leases, mirror, logger, reconnectWindowMs, streams } = this.deps;
+    if (!leases || !mirror || this.closingDown) return;
+    for (const id of await leases.lapsedSince(reconnectWindowMs)) {
+      if (this.states.has(id) || !(await leases.acquire(id))) continue;
+      const stream = await streams.get(id);
+      if (stream.status !== 'live' || this.states.has(id)) {
+        await leases.release([id]);
+        continue;
+      }
+      const state = new StreamState(stream, this.liveStream(stream));
+      this.states.set(id, state);
+      const mirrored = await mirror.load(id).catch(() => undefined);
+      if (mirrored) void state.media.enqueue(mirror.restore(state.media, mirrored));
+      logger.warn(
+        { streamId: id },
+        'ending a live stream whose ingest machine died and whose encoder never came back',
+      );
+      this.finish(state, { endStream: true });
+    }
+  }
+
+  /**
    * Another ingest process holds the stream now: stop taking its media here without ending it
    * (the holder ends it and makes its recording).
    */

@@ -142,4 +142,74 @@ describe('losing the ingest machine that holds a stream', { skip: SKIP, timeout:
     assert.ok(recorded <= pushed + 1, `recorded ${recorded} s of ${pushed} s pushed: nothing twice`);
     assert.ok(recorded > afterLoss + 6, 'the part before the loss is in the recording');
   });
+
+  test('an encoder that never comes back: another machine ends the stream and records it from the store', async (t) => {
+    const database = await createTestDatabase('postgres', { migrated: true });
+    t.after(() => database.drop());
+    const db = openDatabase(database.url).db;
+    t.after(() => db.destroy());
+    const gateway = objectStore.gateway();
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      DATABASE_URL: database.url,
+      DATA_DIR: database.dataDir,
+      SECRET_KEY: randomBytes(32).toString('hex'),
+      LOG_LEVEL: 'info',
+      TRANSCODE: 'off',
+      INGEST_LEASE_SECONDS: '3',
+      RECONNECT_WINDOW_SECONDS: '5',
+      MEDIA_STORAGE: 's3',
+      S3_ENDPOINT: gateway.endpoint,
+      S3_REGION: gateway.region,
+      S3_BUCKET: await objectStore.freshBucket(t),
+      S3_PREFIX: 'tributary/',
+      S3_ACCESS_KEY_ID: gateway.accessKeyId,
+      S3_SECRET_ACCESS_KEY: gateway.secretAccessKey,
+    };
+    const userId = await tributaryCli(env, ['users', 'create', '--name', 'Orphan']);
+    const key = await tributaryCli(env, ['keys', 'create', '--user', userId, '--scope', 'write']);
+    const a = await startIngestProcess(t, 'ingest-a', env, database.dataDir);
+    const b = await startIngestProcess(t, 'ingest-b', env, database.dataDir);
+    const response = await fetch(`${a.origin}/v1/streams`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Never came back' }),
+    });
+    const created = (await response.json()) as { id: string; ingest: { stream_key: string } };
+    const pushed = pushTestPattern(`rtmp://127.0.0.1:${a.rtmpPort}/live/${created.ingest.stream_key}`, 300, {
+      size: '320x180',
+      progress: true,
+    });
+    t.after(() => {
+      pushed.stop();
+    });
+    const progress = progressOf(pushed);
+    await waitFor(async () => progress() >= 10, { timeoutMs: 60_000, what: '10 s pushed to ingest-a' });
+    await a.service.stop('SIGKILL');
+    const beforeLoss = progress();
+    pushed.stop();
+    const video = await waitFor(
+      async () =>
+        db
+          .selectFrom('videos')
+          .select('id')
+          .where('source_stream_id', '=', created.id)
+          .where('published_at', 'is not', null)
+          .executeTakeFirst(),
+      { timeoutMs: 90_000, what: 'the recording published by ingest-b' },
+    );
+    const stream = await db
+      .selectFrom('streams')
+      .select('status')
+      .where('id', '=', created.id)
+      .executeTakeFirstOrThrow();
+    assert.equal(stream.status, 'ended');
+    const recorded =
+      (await countVideoFrames(path.join(b.dataDir, 'media', 'videos', video.id, 'index.m3u8'))) / 30;
+    t.diagnostic(`pushed ${beforeLoss.toFixed(1)} s before the loss, recorded ${recorded.toFixed(1)} s`);
+    assert.ok(
+      recorded >= beforeLoss - 4 && recorded <= beforeLoss + 1,
+      `recorded ${recorded} s of ${beforeLoss} s`,
+    );
+  });
 });
