@@ -18,7 +18,9 @@
 //                                      simulated HLS viewers (bench/edge.ts; needs ffmpeg and nginx)
 //   npm run bench -- --ingest          live ingest (bench/ingest.ts), the ABR ladder's efficiency,
 //                                      capacity and priority (bench/ingest-abr.ts), and the latency
-//                                      of both modes (bench/latency.ts); needs ffmpeg and Chromium
+//                                      of both modes (bench/latency.ts), and two ingest processes
+//                                      behind the nginx stream balancer (bench/ingest-machines.ts,
+//                                      PostgreSQL); needs ffmpeg, Chromium and nginx's stream module
 //   npm run bench -- --uploads         a 2 GiB tus upload to the service and to bare node:http,
 //                                      taking turns: MB/s and the service's peak RSS
 //   npm run bench -- --mail            go-live mails to 10,000 subscribers through a loopback SMTP
@@ -80,6 +82,7 @@ import { benchScale } from './scale.ts';
 import { benchChat } from './chat.ts';
 import { benchUploads } from './uploads.ts';
 import { benchStorage } from './storage.ts';
+import { benchIngestMachines } from './ingest-machines.ts';
 import { benchSimulcast } from './simulcast.ts';
 import { seedDatabase, seedOwnedStreams } from './seed.ts';
 
@@ -533,6 +536,8 @@ if (flags.scale) {
   log(JSON.stringify(await benchSimulcast({ quick: flags.quick, log }), null, 2));
   log('\nLatency (bench/latency.ts):');
   if (!(await benchLatency())) passed = false;
+  log('\nMany ingest machines (bench/ingest-machines.ts):');
+  log(JSON.stringify(await benchIngestMachines({ quick: flags.quick, log }), null, 2));
 } else if (flags.uploads) {
   passed = await benchUploads({
     quick: flags.quick,

@@ -186,6 +186,14 @@ export interface IngestConfig {
   channelKeyWindowHours: number;
   /** The adaptive-bitrate ladder (src/transcode/); copy-only packaging when absent. */
   transcode?: TranscodeConfig;
+  /**
+   * Many ingest processes (issue 25): this process's id in the stream leases (INGEST_ID; kept
+   * in DATA_DIR's `ingest-id` when unset), how long a lease lasts unrenewed (a dead holder's
+   * streams move after it), and the URL the origin reaches this process's media at.
+   */
+  id?: string | undefined;
+  leaseSeconds?: number | undefined;
+  originUrl?: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -449,7 +457,18 @@ export function loadConfig(env: Env = process.env): Config {
     bitrateLimitKbps: read.integer('INGEST_BITRATE_LIMIT_KBPS', 12_000, 100, 1_000_000),
     channelKeyWindowHours: read.integer('CHANNEL_KEY_WINDOW_HOURS', 12, 0, 720),
     transcode: readTranscode(read),
+    id: read.optional('INGEST_ID'),
+    leaseSeconds: read.integer('INGEST_LEASE_SECONDS', 10, 2, 600),
+    originUrl: read.optional('INGEST_ORIGIN_URL'),
   };
+  if (ingest.id !== undefined && !/^[A-Za-z0-9_.-]{1,64}$/.test(ingest.id)) {
+    read.problems.push(`INGEST_ID must be 1 to 64 letters, digits, '.', '_' or '-' (got "${ingest.id}")`);
+  }
+  if (ingest.originUrl !== undefined && !/^https?:\/\/[^/\s]+\/?$/.test(ingest.originUrl)) {
+    read.problems.push(
+      `INGEST_ORIGIN_URL must be an http(s) URL with no path, e.g. http://10.0.0.5:3000 (got "${ingest.originUrl}")`,
+    );
+  }
 
   const media: MediaConfig = {
     cacheBytes: read.integer('MEDIA_CACHE_MB', 64, 0, 65_536) * 1024 * 1024,

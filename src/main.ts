@@ -42,9 +42,11 @@ const COMMANDS: Record<string, Command> = {
 };
 
 const SERVE_USAGE = [
-  'tributary serve [--no-worker] [--no-ingest] [--no-media-jobs]',
+  'tributary serve [--no-worker] [--no-ingest] [--no-media-jobs] [--ingest-only]',
   '  Starts the API with the RTMP ingest (unless --no-ingest), the webhook delivery and mail workers (unless --no-worker)',
   '  and the media jobs that turn uploads into videos (unless --no-media-jobs).',
+  '  --ingest-only: one of many ingest machines (behind a TCP balancer): the RTMP ingest and the media of the streams',
+  '  it holds (for the origin), no workers, no media jobs; SIGTERM drains it (its encoders reconnect elsewhere).',
 ].join('\n');
 
 function overview(): string {
@@ -76,6 +78,7 @@ async function main(argv: string[]): Promise<number> {
         'no-worker': { type: 'boolean' },
         'no-ingest': { type: 'boolean' },
         'no-media-jobs': { type: 'boolean' },
+        'ingest-only': { type: 'boolean' },
       },
       SERVE_USAGE,
     );
@@ -85,6 +88,12 @@ async function main(argv: string[]): Promise<number> {
     }
     // Loaded only here: the HTTP stack is not needed by the other commands.
     const { serve } = await import('./server.ts');
+    if (values['ingest-only'] === true) {
+      if (values['no-ingest'] === true)
+        throw new UsageError(`--ingest-only and --no-ingest contradict each other.\n\n${SERVE_USAGE}`);
+      await serve(config, { worker: false, ingest: true, mediaJobs: false, ingestOnly: true });
+      return -1;
+    }
     await serve(config, {
       worker: values['no-worker'] !== true,
       ingest: values['no-ingest'] !== true,

@@ -24,11 +24,19 @@ import { startSearchIndexUpkeep } from './search/search-index-upkeep.ts';
 import { startAccountUpkeep } from './accounts/account-upkeep.ts';
 import { startMetricsServer, type MetricsServer } from './observability/metrics-server.ts';
 
+/** --ingest-only's SIGTERM: how long it waits for its streams to move (under the 20 s exit). */
+const INGEST_DRAIN_MS = 12_000;
+
 export interface ServeOptions {
   worker: boolean;
   ingest: boolean;
   /** Runs media jobs (uploads becoming videos); needs ffmpeg. */
   mediaJobs?: boolean;
+  /**
+   * One of many ingest machines (issue 25): no demo account, ingest must start (it is this
+   * process's only job), and SIGTERM drains its publishers to the other ingest processes.
+   */
+  ingestOnly?: boolean;
 }
 
 export async function serve(config: Config, options: ServeOptions): Promise<void> {
@@ -41,7 +49,7 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
   runtime.services.moderation.useLog((fields, message) => {
     moderationLog.info(fields, message);
   });
-  const demo = await createDemoAccountIfEmpty(runtime);
+  const demo = options.ingestOnly === true ? undefined : await createDemoAccountIfEmpty(runtime);
   const rateLimits = createRateLimitStore(config, runtime.services.database.db, logger);
   // Players' presence, counted by the viewers plugin, written to the streams by the ingest.
   const viewers = createLiveViewers(config, runtime.services.clock, logger);
@@ -69,6 +77,10 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
         cacheBytes: config.media.cacheBytes,
         playlistFetchesPerMinute: config.media.playlistFetchesPerMinute,
         objectStore: runtime.services.objectStore,
+        // An origin (no ingest here) or one of many ingest machines: live streams held by another
+        // machine are streamed through from it. One process (`npm start`) never looks.
+        liveOrigin:
+          !options.ingest || options.ingestOnly === true ? { selfUrl: config.ingest.originUrl } : undefined,
       }),
       viewersPlugin({
         services: runtime.services,
@@ -98,8 +110,11 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
           logger,
           viewers,
           outputs: publishOutputs(runtime.services, config.ingest.ffmpegPath),
+          drainMs: options.ingestOnly === true ? INGEST_DRAIN_MS : undefined,
+          mirror: options.ingestOnly === true,
         })
       : { enabled: false, reason: 'started with --no-ingest', close: async () => undefined };
+    if (options.ingestOnly === true && !ingest.enabled) throw new Error(`--ingest-only: ${ingest.reason}`);
     worker = options.worker ? await startDeliveryWorker(runtime, logger) : undefined;
     if (options.worker) {
       mail = new MailWorker({

@@ -5,6 +5,7 @@ import type { ApiKeyTable, UserTable } from '../accounts/account.table.ts';
 import type { ChannelKeyTable } from '../channels/channel-key.table.ts';
 import type { EventTable } from '../events/event.table.ts';
 import type { IdempotencyKeyTable } from '../idempotency/idempotency.table.ts';
+import type { StreamLeaseTable } from '../ingest/stream-lease.table.ts';
 import type { StreamTable } from '../streams/stream.table.ts';
 import type { ViewerSampleTable } from '../streams/viewer-sample.table.ts';
 import type { SubscriptionTable } from '../subscriptions/subscription.table.ts';
@@ -60,6 +61,7 @@ export interface Tables {
   sign_in_links: SignInLinkTable;
   uploads: UploadTable;
   media_jobs: MediaJobTable;
+  stream_leases: StreamLeaseTable;
   simulcast_targets: SimulcastTargetTable;
   email_tokens: EmailTokenTable;
   mail_messages: MailMessageTable;

@@ -14,6 +14,7 @@ import type { PenaltyBox } from './penalty-box.ts';
 import type { PublishConnection, Refusal } from '../rtmp/rtmp-server.ts';
 import type { StreamLifecycle } from './stream-lifecycle.ts';
 import type { ModerationWatch } from './moderation-watch.ts';
+import type { StreamLeases } from './stream-leases.ts';
 
 /** The RTMP application name in the ingest URL (rtmp://host:port/live). */
 export const INGEST_APP = 'live';
@@ -31,6 +32,8 @@ export interface AdmissionDeps {
   unverifiedReason?: ((creatorId: string) => Promise<string | undefined>) | undefined;
   /** A suspended creator's or a taken-down stream's publisher is refused (src/moderation/). */
   moderation?: Pick<ModerationWatch, 'refusal'>;
+  /** Many ingest processes: a stream another process holds is refused here (stream-leases.ts). */
+  leases?: Pick<StreamLeases, 'acquire' | 'release'> | undefined;
 }
 
 export class Admission {
@@ -90,11 +93,43 @@ export class Admission {
                 target.creatorId,
                 (id) => lifecycle.state(id)?.finishing === true,
               );
-        this.decide(connection, stream, lockedForMs, admitted, await this.unverified(stream));
+        const unverified = await this.unverified(stream);
+        this.decide(
+          connection,
+          stream,
+          lockedForMs,
+          admitted,
+          unverified ?? (await this.lease(connection, stream, lockedForMs)),
+        );
       });
       return;
     }
-    this.decide(connection, target?.stream, lockedForMs, admitted, await this.unverified(target?.stream));
+    const stream = target?.stream;
+    const unverified = await this.unverified(stream);
+    this.decide(
+      connection,
+      stream,
+      lockedForMs,
+      admitted,
+      unverified ?? (await this.lease(connection, stream, lockedForMs)),
+    );
+  }
+
+  /**
+   * Takes the stream's lease once every other check passes: another ingest process holding it
+   * (its publisher is live there, or it has not yet lapsed after that process died) is a
+   * second encoder, refused as on one machine.
+   */
+  private async lease(
+    connection: PublishConnection,
+    stream: StreamRow | undefined,
+    lockedForMs: number,
+  ): Promise<Refusal | undefined> {
+    const { leases } = this.deps;
+    if (!leases || !stream || connection.closed || connection.refusal) return undefined;
+    if (this.refusal(connection, stream, lockedForMs)) return undefined;
+    if (await leases.acquire(stream.id)) return undefined;
+    return alreadyPublishing();
   }
 
   private async unverified(stream: StreamRow | undefined): Promise<Refusal | undefined> {
@@ -175,13 +210,17 @@ export class Admission {
     }
     const publisher = state?.publish?.connection;
     if (publisher && !publisher.closed && !publisher.refusal) {
-      return badName(
-        'already_publishing',
-        'Another encoder is already publishing this stream. Stop it first, or wait a few seconds if it just disconnected.',
-      );
+      return alreadyPublishing();
     }
     return undefined;
   }
+}
+
+function alreadyPublishing(): Refusal {
+  return badName(
+    'already_publishing',
+    'Another encoder is already publishing this stream. Stop it first, or wait a few seconds if it just disconnected.',
+  );
 }
 
 /** The name is wrong: the stream key or the application. */

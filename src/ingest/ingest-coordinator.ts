@@ -25,6 +25,8 @@ import type { PublishConnection } from '../rtmp/rtmp-server.ts';
 import { StreamLifecycle, type LifecycleDeps } from './stream-lifecycle.ts';
 import { IngestUpkeep } from './upkeep.ts';
 import { ModerationWatch } from './moderation-watch.ts';
+import type { StreamLeases } from './stream-leases.ts';
+import type { LiveMirror } from './live-mirror.ts';
 import { ViewerSamples } from '../streams/viewer-samples.ts';
 
 export interface IngestDeps {
@@ -57,6 +59,10 @@ export interface IngestDeps {
   outputs?: LifecycleDeps['outputs'];
   /** MEDIA_STORAGE=s3: where a late thumbnail goes when its video has moved to the store. */
   stored?: ThumbnailBacklogDeps['stored'];
+  /** Many ingest processes: which one holds each stream (stream-leases.ts); one process needs none. */
+  leases?: StreamLeases | undefined;
+  /** Many ingest processes with an object store: live media copied there (live-mirror.ts). */
+  mirror?: LiveMirror | undefined;
 }
 
 export class IngestCoordinator {
@@ -100,6 +106,8 @@ export class IngestCoordinator {
       health: deps.health,
       transcode: deps.transcode,
       outputs: deps.outputs ?? [],
+      leases: deps.leases,
+      mirror: deps.mirror,
     });
     this.moderation = new ModerationWatch({ db: deps.db, streams, lifecycle: this.lifecycle, logger });
     this.admission = new Admission({
@@ -111,6 +119,7 @@ export class IngestCoordinator {
       logger,
       penalties: deps.penalties ?? new PenaltyBox({ clock }),
       lifecycle: this.lifecycle,
+      leases: deps.leases,
     });
     this.upkeep = new IngestUpkeep({
       streams,
@@ -149,6 +158,7 @@ export class IngestCoordinator {
       paths,
       logger,
       lifecycle: this.lifecycle,
+      leases: this.deps.leases,
       recordings: { videos, paths, ffmpegPath, logger, thumbnailBacklog: this.thumbnailBacklog },
     });
   }

@@ -19,6 +19,8 @@ import { IngestCoordinator } from './ingest-coordinator.ts';
 import { MODERATION_WATCH_MS } from './moderation-watch.ts';
 import { TranscodeBudget } from '../transcode/budget.ts';
 import { RtmpIngestServer } from '../rtmp/rtmp-server.ts';
+import { ingestHolderId, StreamLeases } from './stream-leases.ts';
+import { LiveMirror } from './live-mirror.ts';
 
 /** Live thumbnails are refreshed about this often. */
 export const THUMBNAIL_INTERVAL_MS = 20_000;
@@ -48,6 +50,17 @@ export interface IngestOptions {
   publishDeadlineMs?: number;
   /** Where every publish also goes (src/container.ts's publishOutputs: simulcast...). */
   outputs?: readonly PublishOutput[];
+  /**
+   * Many ingest processes (--ingest-only): on close, how long to wait for the streams this
+   * process let go to be taken by another process (their encoders reconnecting through the
+   * balancer) before exiting. Absent: close returns once its own work is done.
+   */
+  drainMs?: number | undefined;
+  /**
+   * Many ingest processes (--ingest-only) with MEDIA_STORAGE=s3: live segments and playlist
+   * state are copied to the object store as they are written (live-mirror.ts).
+   */
+  mirror?: boolean | undefined;
 }
 
 export type IngestHandle =
@@ -83,7 +96,20 @@ export async function startIngest(options: IngestOptions): Promise<IngestHandle>
           }),
         }
       : undefined;
+  const leases = new StreamLeases({
+    db: services.database.db,
+    clock: services.clock,
+    holder: ingestHolderId(config.dataDir, config.ingest.id),
+    originUrl: config.ingest.originUrl,
+    leaseMs: config.ingest.leaseSeconds === undefined ? undefined : config.ingest.leaseSeconds * 1000,
+  });
+  const mirror =
+    options.mirror === true && services.objectStore !== undefined
+      ? new LiveMirror(services.objectStore, logger.child({ component: 'live-mirror' }))
+      : undefined;
   const coordinator = new IngestCoordinator({
+    leases,
+    mirror,
     transcode,
     streams: services.streams,
     videos: services.videos,
@@ -168,11 +194,39 @@ export async function startIngest(options: IngestOptions): Promise<IngestHandle>
       clearInterval(ticker);
       clearInterval(watcher);
       coordinator.beginShutdown();
+      const held = coordinator.activeStreamIds();
       await rtmp.close();
       await coordinator.close();
       transcode?.budget.close();
+      if (options.drainMs !== undefined) await waitForMoves(leases, held, options.drainMs, logger);
     },
   };
+}
+
+/** Waits until another ingest process holds each of `streamIds`, or `timeoutMs` passes. */
+async function waitForMoves(
+  leases: StreamLeases,
+  streamIds: readonly string[],
+  timeoutMs: number,
+  logger: Logger,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let waiting = [...streamIds];
+  while (waiting.length > 0 && Date.now() < deadline) {
+    const still: string[] = [];
+    for (const id of waiting) {
+      const lease = await leases.current(id).catch(() => undefined);
+      if (lease?.holder === undefined || lease.holder === leases.holder) still.push(id);
+    }
+    waiting = still;
+    if (waiting.length > 0) await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  if (streamIds.length > 0) {
+    logger.info(
+      { moved: streamIds.length - waiting.length, notMoved: waiting },
+      waiting.length === 0 ? 'drained: every stream moved to another ingest process' : 'drain timed out',
+    );
+  }
 }
 
 function unverifiedReasonOf(

@@ -27,28 +27,28 @@ const RECORDING_RETRY_MS = 1000;
  * The recording is what must not be lost: a failed attempt is logged at error with the
  * stream id and tried again; after the last one (or when the process is closing), restart
  * recovery tries at the next start (the folder's playlist is finished and the stream has no
- * video).
+ * video). True once the recording is published.
  */
 export async function recordWithRetries(
   deps: VideoMediaDeps & { logger: Logger },
   stream: StreamRow,
   media: LiveStream,
   closing: () => boolean,
-): Promise<void> {
+): Promise<boolean> {
   const { logger } = deps;
   for (let attempt = 1; ; attempt++) {
     try {
       const video = await recordStreamAsVideo(deps, stream, media.publishes, media.ladder);
       logger.info({ streamId: stream.id, videoId: video.id }, 'recording published as a video');
       await media.folder.markRecorded();
-      return;
+      return true;
     } catch (error) {
       const last = attempt >= RECORDING_ATTEMPTS || closing();
       logger.error(
         { err: error, streamId: stream.id, attempt, of: RECORDING_ATTEMPTS },
         last ? 'recording failed; it is tried again at the next start' : 'recording failed; retrying',
       );
-      if (last) return;
+      if (last) return false;
       await new Promise((resolve) => setTimeout(resolve, RECORDING_RETRY_MS * attempt));
     }
   }

@@ -12,12 +12,15 @@ import type { VideoMediaDeps } from '../media/video-publishing.ts';
 import { finishInterruptedEnd } from './recording-recovery.ts';
 import { StreamFolder } from '../live/stream-folder.ts';
 import type { StreamLifecycle } from './stream-lifecycle.ts';
+import type { StreamLeases } from './stream-leases.ts';
 
 export interface RecoveryDeps {
   streams: StreamService;
   paths: MediaPaths;
   logger: Logger;
   lifecycle: Pick<StreamLifecycle, 'state' | 'adopt'>;
+  /** Many ingest processes: a stream another process holds now is its, not resumed here. */
+  leases?: Pick<StreamLeases, 'acquire'> | undefined;
   /** What finishing an interrupted end publishes recordings with; without it those are left. */
   recordings?: VideoMediaDeps;
 }
@@ -64,6 +67,10 @@ async function resume(deps: RecoveryDeps, id: string): Promise<void> {
     return;
   }
   if (stream.status !== 'live') return;
+  if (deps.leases && !(await deps.leases.acquire(id))) {
+    logger.info({ streamId: id }, 'stream interrupted by a restart is held by another ingest process now');
+    return;
+  }
   const publishes = await folder.readPublishes();
   const ladder = await folder.readLadder(publishes.length);
   logger.info({ streamId: id }, 'resuming a stream interrupted by a restart');

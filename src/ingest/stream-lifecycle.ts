@@ -37,6 +37,8 @@ import type { IngestHealthBoard } from './health/health-board.ts';
 import type { LiveThumbnails } from './live-thumbnails.ts';
 import { recordWithRetries } from './recording.ts';
 import { StreamState } from './stream-state.ts';
+import type { StreamLeases } from './stream-leases.ts';
+import type { LiveMirror } from './live-mirror.ts';
 
 export interface LifecycleDeps {
   streams: StreamService;
@@ -57,6 +59,19 @@ export interface LifecycleDeps {
   transcode?: { config: TranscodeConfig; budget: TranscodeBudget } | undefined;
   /** Outputs every publish is also sent to (src/live/publish-output.ts), registered by the composition root. */
   outputs?: readonly PublishOutput[];
+  /**
+   * Many ingest processes (stream-leases.ts): the stream's lease is renewed while this process
+   * handles it, marked waiting while it waits for a reconnect (which may land on another process,
+   * which may then take it), taken again before the window's end ends it, and released when it
+   * is finished or this process drains.
+   */
+  leases?: StreamLeases | undefined;
+  /**
+   * Many ingest processes with an object store (live-mirror.ts): segments and playlist state
+   * are copied there as they are written, and a stream taken over from a process that died
+   * continues from them.
+   */
+  mirror?: LiveMirror | undefined;
 }
 
 /** How long close() lets packagers write their last segment before killing them. */
@@ -108,6 +123,46 @@ export class StreamLifecycle {
     if (!state) {
       state = new StreamState(stream, this.liveStream(stream));
       this.states.set(stream.id, state);
+      const { mirror } = this.deps;
+      // Live already, yet not here: another ingest process had it (it died, or drained).
+      if (mirror && stream.status === 'live') {
+        void this.takeOver(state, connection, mirror);
+        return;
+      }
+    }
+    this.attach(state, connection);
+  }
+
+  /**
+   * Continues a stream another process had: its mirrored publishes come first (their files are
+   * fetched on the stream's queue, before anything writes its playlists), then this publisher.
+   * The publisher's media waits in its connection meanwhile.
+   */
+  private async takeOver(
+    state: StreamState,
+    connection: PublishConnection,
+    mirror: LiveMirror,
+  ): Promise<void> {
+    const { logger } = this.deps;
+    try {
+      const mirrored = await mirror.load(state.streamId);
+      if (mirrored) {
+        const fetch = mirror.restore(state.media, mirrored);
+        void state.media.enqueue(fetch);
+        logger.info(
+          { streamId: state.streamId, publishes: mirrored.publishes.length },
+          'took over a live stream from another ingest process',
+        );
+      }
+    } catch (error) {
+      logger.error(
+        { err: error, streamId: state.streamId },
+        'could not restore a live stream from the store',
+      );
+    }
+    if (connection.closed || state.finishing) {
+      if (!state.publish) this.publisherGone(state, 'dropped');
+      return;
     }
     this.attach(state, connection);
   }
@@ -192,6 +247,7 @@ export class StreamLifecycle {
   private async segmentsChanged(state: StreamState): Promise<void> {
     if (state.finishing) return;
     if (!(await state.media.writePlaylists(false))) return;
+    this.deps.mirror?.changed(state.media);
     if (state.live) return;
     await this.deps.thumbnails.take(state.media);
     try {
@@ -241,8 +297,105 @@ export class StreamLifecycle {
     }
     state.reconnectTimer = setTimeout(() => {
       state.reconnectTimer = undefined;
-      if (!state.publish) this.finish(state, { endStream: true });
+      if (state.publish) return;
+      const { leases } = this.deps;
+      if (!leases) {
+        this.finish(state, { endStream: true });
+        return;
+      }
+      // The encoder may have reconnected to another ingest process: only the holder ends it.
+      void leases.acquire(state.streamId).then(
+        (held) => {
+          if (state.publish || state.finishing) return;
+          if (held) this.finish(state, { endStream: true });
+          else this.handOver(state);
+        },
+        (error: unknown) => {
+          logger.error(
+            { err: error, streamId: state.streamId },
+            'could not take the lease to end the stream',
+          );
+          this.finish(state, { endStream: true });
+        },
+      );
     }, windowMs);
+  }
+
+  /**
+   * Renews the leases of the streams this process handles (those waiting for a reconnect marked
+   * so: another process may take them); hands over those another process took.
+   */
+  async renewLeases(): Promise<void> {
+    const { leases, logger } = this.deps;
+    if (!leases) return;
+    const states = [...this.states.values()];
+    let lost: string[];
+    try {
+      lost = await leases.renew(
+        states.map((state) => state.streamId),
+        states
+          .filter((state) => state.reconnecting || state.phase === 'stopping')
+          .map((state) => state.streamId),
+      );
+    } catch (error) {
+      logger.warn({ err: error }, 'could not renew stream leases');
+      return;
+    }
+    for (const id of lost) {
+      const state = this.states.get(id);
+      if (!state || state.finishing) continue;
+      logger.warn({ streamId: id }, 'another ingest process took the stream over; letting it go');
+      this.handOver(state);
+    }
+  }
+
+  /**
+   * Many ingest processes with an object store: live streams whose holder died and whose
+   * encoder did not come back anywhere within the reconnect window (their lease lapsed longer
+   * ago than that) are ended here, their recording made from what the holder copied to the store.
+   */
+  async endOrphans(): Promise<void> {
+    const { leases, mirror, logger, reconnectWindowMs, streams } = this.deps;
+    if (!leases || !mirror || this.closingDown) return;
+    for (const id of await leases.lapsedSince(reconnectWindowMs)) {
+      if (this.states.has(id) || !(await leases.acquire(id))) continue;
+      const stream = await streams.get(id);
+      if (stream.status !== 'live' || this.states.has(id)) {
+        await leases.release([id]);
+        continue;
+      }
+      const state = new StreamState(stream, this.liveStream(stream));
+      this.states.set(id, state);
+      const mirrored = await mirror.load(id).catch(() => undefined);
+      if (mirrored) void state.media.enqueue(mirror.restore(state.media, mirrored));
+      logger.warn(
+        { streamId: id },
+        'ending a live stream whose ingest machine died and whose encoder never came back',
+      );
+      this.finish(state, { endStream: true });
+    }
+  }
+
+  /**
+   * Another ingest process holds the stream now: stop taking its media here without ending it
+   * (the holder ends it and makes its recording).
+   */
+  private handOver(state: StreamState): void {
+    clearTimeout(state.reconnectTimer);
+    state.reconnectTimer = undefined;
+    state.phase = 'finishing';
+    state.publish?.connection.disconnect();
+    this.deps.health?.remove(state.streamId);
+    this.deps.mirror?.forget(state.streamId);
+    const done = state.media
+      .enqueue(async () => {
+        await Promise.all(runningPackagers(state).map((packager) => packager.finished));
+      })
+      .finally(() => {
+        this.states.delete(state.streamId);
+        this.settling.delete(done);
+      });
+    this.settling.add(done);
   }
 
   /** Tells the watch page (through the stream's folder), in order with the stream's other steps. */
@@ -268,6 +421,7 @@ export class StreamLifecycle {
       .enqueue(async () => {
         await Promise.all(runningPackagers(state).map((packager) => packager.finished));
         await this.wrapUp(state, options.endStream);
+        await this.deps.leases?.release([state.streamId]);
       })
       .finally(() => {
         this.states.delete(state.streamId);
@@ -277,11 +431,12 @@ export class StreamLifecycle {
   }
 
   private async wrapUp(state: StreamState, endStream: boolean): Promise<void> {
-    const { streams, logger } = this.deps;
+    const { streams, logger, mirror } = this.deps;
     const { media } = state;
     if (!media.hasSegments()) {
       // Never went live: nothing to end or keep.
       await media.folder.remove();
+      await mirror?.remove(state.streamId);
       return;
     }
     await media.writePlaylists(true);
@@ -300,9 +455,11 @@ export class StreamLifecycle {
     }
     if (stream.record !== 1) {
       await media.folder.removeAllButThumbnail();
+      await mirror?.remove(state.streamId);
       return;
     }
-    await recordWithRetries(this.deps, stream, media, () => this.closingDown);
+    if (await recordWithRetries(this.deps, stream, media, () => this.closingDown))
+      await mirror?.remove(state.streamId);
   }
 
   /** Waits for every end in progress (recordings included). */
@@ -338,6 +495,13 @@ export class StreamLifecycle {
     await stopping;
     clearTimeout(force);
     await Promise.all(states.map((state) => state.media.enqueue(async () => undefined)));
+    // Their last segments reach the store before another process may take them over.
+    const { mirror } = this.deps;
+    if (mirror) await Promise.all(states.map((state) => mirror.flush(state.streamId)));
+    // Drained: their encoders' reconnects may take the streams on another process at once.
+    await this.deps.leases?.release(states.map((state) => state.streamId)).catch((error: unknown) => {
+      this.deps.logger.warn({ err: error }, 'could not release stream leases');
+    });
   }
 }
 

@@ -35,6 +35,8 @@ export class IngestUpkeep {
   }
 
   async tick(): Promise<void> {
+    await this.deps.lifecycle.renewLeases();
+    await this.deps.lifecycle.endOrphans();
     await this.stopStreamsEndedElsewhere();
     await this.flushViewerCounts();
     this.refreshThumbnails();

@@ -14,6 +14,7 @@ import { watchRoutes } from './watch.routes.ts';
 import type { MediaStorage } from '../storage/media-storage.ts';
 import { findMediaPlacement } from '../videos/video.repository.ts';
 import { WatchService } from './watch.service.ts';
+import { LiveOrigins } from './live-origin.ts';
 
 export interface MediaPluginOptions {
   services: { database: DatabaseHandle; urls: PublicUrls; clock: Clock };
@@ -25,11 +26,21 @@ export interface MediaPluginOptions {
   cacheBytes?: number;
   /** MEDIA_STORAGE=s3: the object store videos' media is moved to, read from there. */
   objectStore?: MediaStorage | undefined;
+  /**
+   * Many ingest processes (issue 25): live streams held by another machine are streamed through
+   * from it, and their watch info says when its holder waits for (or lost) the encoder. `selfUrl`
+   * is this process's own INGEST_ORIGIN_URL. Off in one process (`npm start`).
+   */
+  liveOrigin?: { selfUrl?: string | undefined } | undefined;
 }
 
 export function mediaPlugin(options: MediaPluginOptions): (app: FastifyInstance) => Promise<void> {
   const paths = new MediaPaths(options.dataDir);
-  const watch = new WatchService(options.services.database.db, options.services.urls, paths);
+  const live =
+    options.liveOrigin === undefined
+      ? undefined
+      : new LiveOrigins(options.services.database.db, options.services.clock, options.liveOrigin.selfUrl);
+  const watch = new WatchService(options.services.database.db, options.services.urls, paths, live);
   const playlists = new PlaylistLimiter(options.services.clock, options.playlistFetchesPerMinute);
   const cache = new MediaCache(options.cacheBytes);
   return async (app) => {
@@ -45,7 +56,7 @@ export function mediaPlugin(options: MediaPluginOptions): (app: FastifyInstance)
             },
           };
     const withheld = new WithheldMedia(options.services.database.db, options.services.clock);
-    await app.register(mediaRoutes, { paths, playlists, cache, stored, withheld });
+    await app.register(mediaRoutes, { paths, playlists, cache, stored, withheld, live });
     await app.register(watchRoutes, { watch, urls: options.services.urls, cache });
   };
 }

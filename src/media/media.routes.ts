@@ -22,6 +22,7 @@ import { THUMBNAIL_FILE, type MediaPaths } from './media-paths.ts';
 import { parseMediaPlaylist } from '../hls/hls-playlist.ts';
 import type { PlaylistLimiter } from './playlist-limiter.ts';
 import type { WithheldMedia } from './withheld-media.ts';
+import { proxyFromHolder, StoredLiveStreams, type LiveOrigins } from './live-origin.ts';
 
 export interface MediaRoutesOptions {
   paths: MediaPaths;
@@ -31,6 +32,8 @@ export interface MediaRoutesOptions {
   stored?: StoredVideos | undefined;
   /** Moderation: a taken-down item's (or a suspended creator's) media answers 404. */
   withheld?: WithheldMedia;
+  /** Many ingest processes: a live stream's files not on this disk come from its holder (live-origin.ts). */
+  live?: LiveOrigins | undefined;
 }
 
 /** Videos whose media is in the object store, and the store. */
@@ -54,11 +57,12 @@ interface MediaParams {
 }
 
 export async function mediaRoutes(app: FastifyInstance, options: MediaRoutesOptions): Promise<void> {
-  const { paths, playlists, cache, stored, withheld } = options;
+  const { paths, playlists, cache, stored, withheld, live } = options;
   const hidden = async (kind: 'stream' | 'video', id: string): Promise<boolean> =>
     withheld !== undefined && !(await withheld.shown(kind, id));
   const config = { access: 'public', rateLimit: false } as const;
   const schema = { hide: true };
+  const storedLive = live && stored ? new StoredLiveStreams(stored.storage) : undefined;
 
   app.get<{ Params: MediaParams }>('/media/streams/:id/*', { config, schema }, async (request, reply) => {
     const { id, '*': name } = request.params;
@@ -68,7 +72,20 @@ export async function mediaRoutes(app: FastifyInstance, options: MediaRoutesOpti
     // Checked before the playlist is read; names that are no media file are a cheap 404.
     if (file !== undefined && name.endsWith('.m3u8')) limitPlaylistFetches(reply, playlists, client, id);
     let rule: CacheRule = 'immutable';
-    const media = await openMedia(reply, cache, file);
+    let media: MediaFile;
+    try {
+      media = await openMedia(reply, cache, file);
+    } catch (error) {
+      // Not on this machine: held by another ingest process, streamed through from there.
+      if (live === undefined || file === undefined || !isNotFound(error)) throw error;
+      const holder = await live.holderUrl(request, id);
+      if (holder !== undefined)
+        return proxyFromHolder(request, reply, holder, `/media/streams/${id}/${name}`);
+      // Held by nobody right now (its holder died): what it copied to the store, if anything.
+      if (storedLive === undefined || (await live.locate(id)) !== undefined) throw error;
+      if (!(await storedLive.send(request, reply, id, name))) throw error;
+      return reply;
+    }
     // index.m3u8, or a rendition's playlist of a stream with renditions (whose index.m3u8 is a
     // master, with no segments and never `ended`: it keeps the live-playlist rule).
     if (name.endsWith('.m3u8')) {
@@ -144,6 +161,10 @@ export async function mediaRoutes(app: FastifyInstance, options: MediaRoutesOpti
       return sendFile(request, reply, cache, file, rule);
     }
   });
+}
+
+function isNotFound(error: unknown): boolean {
+  return error instanceof AppError && error.code === 'resource_not_found';
 }
 
 function missingMedia(): AppError {

@@ -9,6 +9,7 @@ import { toIso } from '../shared/clock.ts';
 import type { PublicUrls } from '../shared/public-urls.ts';
 import { findShownStream } from '../streams/stream.repository.ts';
 import { findMediaFacts, findShownVideo } from '../videos/video.repository.ts';
+import type { LiveOrigins } from './live-origin.ts';
 import { PLAYLIST_FILE, RECONNECTING_MARKER, type MediaPaths } from './media-paths.ts';
 
 export interface WatchInfo {
@@ -44,10 +45,14 @@ export class WatchService {
   private readonly urls: PublicUrls;
   private readonly paths: MediaPaths;
 
-  constructor(db: Db, urls: PublicUrls, paths: MediaPaths) {
+  /** Many ingest processes: where a live stream not on this disk is, and whether it waits. */
+  private readonly live: LiveOrigins | undefined;
+
+  constructor(db: Db, urls: PublicUrls, paths: MediaPaths, live?: LiveOrigins) {
     this.db = db;
     this.urls = urls;
     this.paths = paths;
+    this.live = live;
   }
 
   async find(id: string): Promise<WatchInfo | undefined> {
@@ -59,10 +64,17 @@ export class WatchService {
   private async stream(id: string): Promise<WatchInfo | undefined> {
     const stream = await findShownStream(this.db, id);
     if (!stream) return undefined;
-    const [hasMedia, reconnecting] = await Promise.all([
+    let [hasMedia, reconnecting] = await Promise.all([
       exists(this.paths.streamFile(id, PLAYLIST_FILE)),
       stream.status === 'live' && exists(path.join(this.paths.streamDir(id), RECONNECTING_MARKER)),
     ]);
+    if (!hasMedia && this.live && stream.status === 'live') {
+      // Held by another machine (streamed through from it), or by none right now: its holder
+      // died and the encoder has not reconnected elsewhere yet. Either way the URL stays.
+      const holder = await this.live.locate(id);
+      hasMedia = stream.started_at !== null;
+      reconnecting = holder === undefined || holder.waiting;
+    }
     return {
       kind: 'stream',
       id,

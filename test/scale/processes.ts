@@ -3,6 +3,7 @@
 // own pid with a chosen signal.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { TestContext } from 'node:test';
 import { promisify } from 'node:util';
@@ -140,4 +141,43 @@ export async function startApiProcesses(
     started.push({ service, port, origin });
   }
   return started;
+}
+
+export interface IngestProcess {
+  service: ServiceProcess;
+  origin: string;
+  rtmpPort: number;
+  dataDir: string;
+}
+
+/** Starts `tributary serve --ingest-only` with its own data folder, HTTP and RTMP ports and INGEST_ID `name`. */
+export async function startIngestProcess(
+  t: Pick<TestContext, 'after'>,
+  name: string,
+  env: NodeJS.ProcessEnv,
+  logDir: string,
+): Promise<IngestProcess> {
+  const port = await freePort();
+  const rtmpPort = env.RTMP_PORT === undefined ? await freePort() : Number(env.RTMP_PORT);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `tributary-${name}-`));
+  t.after(() => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+  const service = startService(t, {
+    name,
+    args: ['serve', '--ingest-only'],
+    env: {
+      ...env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      RTMP_PORT: String(rtmpPort),
+      HOST: '127.0.0.1',
+      INGEST_ID: name,
+      INGEST_ORIGIN_URL: `http://127.0.0.1:${port}`,
+    },
+    logDir,
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  await waitUntilReady(service, `${origin}/readyz`);
+  return { service, origin, rtmpPort, dataDir };
 }

@@ -21,6 +21,7 @@ import * as following from './2026-11-26-021-following.ts';
 import * as chat from './2026-11-26-040-chat.ts';
 import * as moderation from './2026-11-26-055-moderation.ts';
 import * as videoThumbnailAt from './2026-11-26-075-video-thumbnail-at.ts';
+import * as streamLeases from './2026-11-26-080-stream-leases.ts';
 import * as searchPrefixIndex from './2026-11-26-076-search-prefix-index.ts';
 import * as streamKeySecretTag from './2026-11-26-085-stream-key-secret-tag.ts';
 
@@ -49,5 +50,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26-055-moderation': moderation,
   '2026-11-26-075-video-thumbnail-at': videoThumbnailAt,
   '2026-11-26-076-search-prefix-index': searchPrefixIndex,
+  '2026-11-26-080-stream-leases': streamLeases,
   '2026-11-26-085-stream-key-secret-tag': streamKeySecretTag,
 };
