@@ -61,6 +61,10 @@ describe('files the server writes are owner-only', () => {
     const dataDir = path.join(tempParent(t), 'data');
     const server = await startUnderPermissiveUmask({ DATABASE_URL: path.join(dataDir, 'tributary.db') });
     t.after(() => server.child.kill('SIGKILL'));
+    // The banner may arrive in more than one write: its ingest line and the demo key come after.
+    const whole = () => /RTMP ingest at /.test(server.output()) && /write key: tk_\S+/.test(server.output());
+    // Bounded; if it never comes, the assertions below show the output.
+    await waitFor('the whole banner', whole, { timeoutMs: 15_000 }).catch(() => undefined);
     const baseUrl = /API listening at (\S+)/.exec(server.output())?.[1] ?? '';
     const writeKey = /write key: (tk_\S+)/.exec(server.output())?.[1] ?? '';
     const rtmpPort = /RTMP ingest at rtmp:\/\/[^:]+:(\d+)\//.exec(server.output())?.[1];
