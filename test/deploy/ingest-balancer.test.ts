@@ -5,13 +5,12 @@
 // rolling SIGTERM restart of both ends nothing (the stream stays live throughout, held by one
 // process at a time).
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { openDatabase } from '../../src/db/database.ts';
 import { createTestDatabase, POSTGRES_ADMIN_URL } from '../helpers/databases.ts';
 import { pushTestPattern, type Push } from '../helpers/media-tools.ts';
 import { waitFor } from '../helpers/wait.ts';
-import { startIngestProcess, tributaryCli, type IngestProcess } from '../scale/processes.ts';
+import { ingestTestEnv, startIngestProcess, tributaryCli, type IngestProcess } from '../scale/processes.ts';
 import { freePort } from '../scale/redis.ts';
 import { SKIP_WITHOUT_STREAM_NGINX, startBalancer } from './ingest-balancer.ts';
 
@@ -27,16 +26,7 @@ describe('ingest machines behind the shipped nginx stream balancer', { skip: SKI
     t.after(() => database.drop());
     const db = openDatabase(database.url).db;
     t.after(() => db.destroy());
-    const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH,
-      DATABASE_URL: database.url,
-      DATA_DIR: database.dataDir,
-      SECRET_KEY: randomBytes(32).toString('hex'),
-      LOG_LEVEL: 'info',
-      TRANSCODE: 'off',
-      INGEST_LEASE_SECONDS: '3',
-      RECONNECT_WINDOW_SECONDS: '60',
-    };
+    const env = ingestTestEnv(database);
     const userId = await tributaryCli(env, ['users', 'create', '--name', 'Balanced']);
     const key = await tributaryCli(env, ['keys', 'create', '--user', userId, '--scope', 'write']);
     const ports: [number, number] = [await freePort(), await freePort()];

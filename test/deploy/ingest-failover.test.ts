@@ -8,7 +8,6 @@
 // page plays on from the same URL; the video made at the end decodes end to end and is at most
 // 4 s shorter than what was pushed. (A rolling SIGTERM restart: test/deploy/ingest-balancer.test.ts.)
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,10 +15,12 @@ import { describe, test } from 'node:test';
 import { openDatabase } from '../../src/db/database.ts';
 import { createTestDatabase, POSTGRES_ADMIN_URL } from '../helpers/databases.ts';
 import { currentTime, launchBrowser, waitForText, waitUntilPlaying } from '../helpers/media-browser.ts';
-import { countVideoFrames, pushTestPattern, secondsPushed, type Push } from '../helpers/media-tools.ts';
+import { countVideoFrames, pushTestPattern, type Push } from '../helpers/media-tools.ts';
 import { SKIP_WITHOUT_OBJECT_STORE, useObjectStore } from '../helpers/object-store.ts';
 import { waitFor } from '../helpers/wait.ts';
 import {
+  ingestTestEnv,
+  progressOf,
   startIngestProcess,
   startService,
   tributaryCli,
@@ -36,43 +37,20 @@ if (process.env.CI === 'true' && SKIP !== false)
   throw new Error(`CI must run the ingest failover test: ${SKIP}`);
 const objectStore = useObjectStore();
 
-/** A push whose progress can be read while it runs. */
-function progressOf(push: Push): () => number {
-  let stderr = '';
-  push.process.stderr?.on('data', (chunk: Buffer | string) => {
-    stderr += chunk.toString();
-  });
-  return () => (/out_time_us=\d+/.test(stderr) ? secondsPushed(stderr) : 0);
-}
-
 describe('a live stream survives the loss of its ingest machine', { skip: SKIP, timeout: 500_000 }, () => {
   test('SIGKILL of the holder: reconnecting, then playing on at the same URL; the video keeps both parts', async (t) => {
     const database = await createTestDatabase('postgres', { migrated: true });
     t.after(() => database.drop());
     const db = openDatabase(database.url).db;
     t.after(() => db.destroy());
-    const gateway = objectStore.gateway();
     const originPort = await freePort();
     const origin = `http://127.0.0.1:${originPort}`;
-    const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH,
-      DATABASE_URL: database.url,
-      SECRET_KEY: randomBytes(32).toString('hex'),
+    const env = ingestTestEnv(database, {
       PUBLIC_URL: origin,
-      LOG_LEVEL: 'info',
-      TRANSCODE: 'off',
-      INGEST_LEASE_SECONDS: '3',
-      RECONNECT_WINDOW_SECONDS: '60',
       CLEAN_STOP_GRACE_SECONDS: '1',
       TRUST_PROXY: '127.0.0.1',
-      MEDIA_STORAGE: 's3',
-      S3_ENDPOINT: gateway.endpoint,
-      S3_REGION: gateway.region,
-      S3_BUCKET: await objectStore.freshBucket(t),
-      S3_PREFIX: 'tributary/',
-      S3_ACCESS_KEY_ID: gateway.accessKeyId,
-      S3_SECRET_ACCESS_KEY: gateway.secretAccessKey,
-    };
+      ...(await objectStore.processEnv(t, 'tributary/')),
+    });
     const originDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-origin-'));
     t.after(() => {
       fs.rmSync(originDir, { recursive: true, force: true });

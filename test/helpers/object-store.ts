@@ -210,6 +210,8 @@ export interface ObjectStore {
   storage(t: TestContext, options?: Partial<S3StorageOptions>): Promise<S3MediaStorage>;
   /** A plain SDK client on the gateway, for looking at what the store wrote. */
   client(): S3Client;
+  /** A `tributary` process's settings for MEDIA_STORAGE=s3 on a fresh bucket (under `prefix`). */
+  processEnv(t: TestContext, prefix?: string): Promise<Record<string, string>>;
 }
 
 export function clientFor(gateway: Gateway): S3Client {
@@ -273,6 +275,18 @@ export function useObjectStore(options: { own?: boolean } = {}): ObjectStore {
       await c.send(new CreateBucketCommand({ Bucket: bucket }));
       t.after(() => removeBucket(c, bucket));
       return bucket;
+    },
+    async processEnv(t, prefix) {
+      const g = store.gateway();
+      return {
+        MEDIA_STORAGE: 's3',
+        S3_ENDPOINT: g.endpoint,
+        S3_REGION: g.region,
+        S3_BUCKET: await store.freshBucket(t),
+        ...(prefix === undefined ? {} : { S3_PREFIX: prefix }),
+        S3_ACCESS_KEY_ID: g.accessKeyId,
+        S3_SECRET_ACCESS_KEY: g.secretAccessKey,
+      };
     },
     async storage(t, overrides = {}) {
       const g = store.gateway();

@@ -4,7 +4,6 @@
 // holder is SIGKILLed its lease lapses and the encoder's reconnect on the other process takes
 // the stream over; SIGTERM drains (the lease is released, the process exits).
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +13,7 @@ import { createTestDatabase, POSTGRES_ADMIN_URL } from '../helpers/databases.ts'
 import { pushTestPattern, type Push } from '../helpers/media-tools.ts';
 import { waitFor } from '../helpers/wait.ts';
 import {
+  ingestTestEnv,
   startIngestProcess,
   startService,
   tributaryCli,
@@ -30,18 +30,8 @@ describe('many ingest processes on PostgreSQL', { skip: SKIP, timeout: 300_000 }
     t.after(() => database.drop());
     const db = openDatabase(database.url).db;
     t.after(() => db.destroy());
-    const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH,
-      DATABASE_URL: database.url,
-      DATA_DIR: database.dataDir,
-      SECRET_KEY: randomBytes(32).toString('hex'),
-      LOG_LEVEL: 'info',
-      TRANSCODE: 'off',
-      INGEST_LEASE_SECONDS: '3',
-      // The origin forwards its clients' addresses; the ingest processes trust it (loopback).
-      TRUST_PROXY: '127.0.0.1',
-      RECONNECT_WINDOW_SECONDS: '60',
-    };
+    // The origin forwards its clients' addresses; the ingest processes trust it (loopback).
+    const env = ingestTestEnv(database, { TRUST_PROXY: '127.0.0.1' });
     const userId = await tributaryCli(env, ['users', 'create', '--name', 'Ingest machines']);
     const key = await tributaryCli(env, ['keys', 'create', '--user', userId, '--scope', 'write']);
     const logDir = database.dataDir;

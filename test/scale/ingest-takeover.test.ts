@@ -5,29 +5,25 @@
 // copied to the store, and the recording made at the end holds both parts: at most 4 s shorter
 // than what was pushed, decoded end to end.
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { openDatabase } from '../../src/db/database.ts';
 import { createTestDatabase, POSTGRES_ADMIN_URL } from '../helpers/databases.ts';
-import { countVideoFrames, pushTestPattern, secondsPushed, type Push } from '../helpers/media-tools.ts';
+import { countVideoFrames, pushTestPattern, type Push } from '../helpers/media-tools.ts';
 import { SKIP_WITHOUT_OBJECT_STORE, useObjectStore } from '../helpers/object-store.ts';
 import { waitFor } from '../helpers/wait.ts';
-import { startIngestProcess, tributaryCli, type IngestProcess } from './processes.ts';
+import {
+  ingestTestEnv,
+  progressOf,
+  startIngestProcess,
+  tributaryCli,
+  type IngestProcess,
+} from './processes.ts';
 
 const SKIP = !POSTGRES_ADMIN_URL
   ? 'needs TEST_POSTGRES_URL (a PostgreSQL server)'
   : SKIP_WITHOUT_OBJECT_STORE;
 const objectStore = useObjectStore();
-
-/** A push whose progress can be read while it runs. */
-function progressOf(push: Push): () => number {
-  let stderr = '';
-  push.process.stderr?.on('data', (chunk: Buffer | string) => {
-    stderr += chunk.toString();
-  });
-  return () => (/out_time_us=\d+/.test(stderr) ? secondsPushed(stderr) : 0);
-}
 
 describe('losing the ingest machine that holds a stream', { skip: SKIP, timeout: 400_000 }, () => {
   test('the other machine takes it over from the store; the recording keeps both parts', async (t) => {
@@ -35,25 +31,10 @@ describe('losing the ingest machine that holds a stream', { skip: SKIP, timeout:
     t.after(() => database.drop());
     const db = openDatabase(database.url).db;
     t.after(() => db.destroy());
-    const gateway = objectStore.gateway();
-    const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH,
-      DATABASE_URL: database.url,
-      DATA_DIR: database.dataDir,
-      SECRET_KEY: randomBytes(32).toString('hex'),
-      LOG_LEVEL: 'info',
-      TRANSCODE: 'off',
-      INGEST_LEASE_SECONDS: '3',
-      RECONNECT_WINDOW_SECONDS: '60',
+    const env = ingestTestEnv(database, {
       CLEAN_STOP_GRACE_SECONDS: '1',
-      MEDIA_STORAGE: 's3',
-      S3_ENDPOINT: gateway.endpoint,
-      S3_REGION: gateway.region,
-      S3_BUCKET: await objectStore.freshBucket(t),
-      S3_PREFIX: 'tributary/',
-      S3_ACCESS_KEY_ID: gateway.accessKeyId,
-      S3_SECRET_ACCESS_KEY: gateway.secretAccessKey,
-    };
+      ...(await objectStore.processEnv(t, 'tributary/')),
+    });
     const userId = await tributaryCli(env, ['users', 'create', '--name', 'Takeover']);
     const key = await tributaryCli(env, ['keys', 'create', '--user', userId, '--scope', 'write']);
     const a = await startIngestProcess(t, 'ingest-a', env, database.dataDir);
@@ -148,24 +129,10 @@ describe('losing the ingest machine that holds a stream', { skip: SKIP, timeout:
     t.after(() => database.drop());
     const db = openDatabase(database.url).db;
     t.after(() => db.destroy());
-    const gateway = objectStore.gateway();
-    const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH,
-      DATABASE_URL: database.url,
-      DATA_DIR: database.dataDir,
-      SECRET_KEY: randomBytes(32).toString('hex'),
-      LOG_LEVEL: 'info',
-      TRANSCODE: 'off',
-      INGEST_LEASE_SECONDS: '3',
+    const env = ingestTestEnv(database, {
       RECONNECT_WINDOW_SECONDS: '5',
-      MEDIA_STORAGE: 's3',
-      S3_ENDPOINT: gateway.endpoint,
-      S3_REGION: gateway.region,
-      S3_BUCKET: await objectStore.freshBucket(t),
-      S3_PREFIX: 'tributary/',
-      S3_ACCESS_KEY_ID: gateway.accessKeyId,
-      S3_SECRET_ACCESS_KEY: gateway.secretAccessKey,
-    };
+      ...(await objectStore.processEnv(t, 'tributary/')),
+    });
     const userId = await tributaryCli(env, ['users', 'create', '--name', 'Orphan']);
     const key = await tributaryCli(env, ['keys', 'create', '--user', userId, '--scope', 'write']);
     const a = await startIngestProcess(t, 'ingest-a', env, database.dataDir);

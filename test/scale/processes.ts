@@ -2,12 +2,14 @@
 // (`node bin/tributary.js ...` with the memory settings of its first line) and stopped by their
 // own pid with a chosen signal.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestContext } from 'node:test';
 import { promisify } from 'node:util';
 import { SERVER_NODE } from '../helpers/cli.ts';
+import { secondsPushed, type Push } from '../helpers/media-tools.ts';
 import { freePort } from './redis.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -180,4 +182,35 @@ export async function startIngestProcess(
   const origin = `http://127.0.0.1:${port}`;
   await waitUntilReady(service, `${origin}/readyz`);
   return { service, origin, rtmpPort, dataDir };
+}
+
+/**
+ * What the processes of a many-ingest-machines test share: one PostgreSQL database (its data
+ * folder for the CLI and the logs; startIngestProcess gives each process its own), short leases
+ * so a takeover is quick, a long reconnect window, no ladder; `extra` adds or overrides.
+ */
+export function ingestTestEnv(
+  database: { url: string; dataDir: string },
+  extra: NodeJS.ProcessEnv = {},
+): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    DATABASE_URL: database.url,
+    DATA_DIR: database.dataDir,
+    SECRET_KEY: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'info',
+    TRANSCODE: 'off',
+    INGEST_LEASE_SECONDS: '3',
+    RECONNECT_WINDOW_SECONDS: '60',
+    ...extra,
+  };
+}
+
+/** A push whose progress (seconds sent) can be read while it runs. */
+export function progressOf(push: Push): () => number {
+  let stderr = '';
+  push.process.stderr?.on('data', (chunk: Buffer | string) => {
+    stderr += chunk.toString();
+  });
+  return () => (/out_time_us=\d+/.test(stderr) ? secondsPushed(stderr) : 0);
 }

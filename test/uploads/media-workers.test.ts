@@ -82,7 +82,7 @@ async function twoWorkers(t: TestContext, storage: 'local' | 's3'): Promise<void
     TRANSCODE_PRESET: 'ultrafast',
     // Room for the ladder whatever else this machine is running (a budget test's business).
     TRANSCODE_CPU_CORES: '64',
-    ...(storage === 's3' ? await bucketEnv(t) : {}),
+    ...(storage === 's3' ? await objectStore.processEnv(t) : {}),
   };
   const userId = await tributaryCli(env, ['users', 'create', '--name', 'Uploader']);
   const key = await tributaryCli(env, ['keys', 'create', '--user', userId, '--scope', 'write']);
@@ -209,17 +209,4 @@ async function twoWorkers(t: TestContext, storage: 'local' | 's3'): Promise<void
 
   // The surviving worker stops cleanly on SIGTERM.
   assert.equal(await other.stop('SIGTERM'), 0);
-}
-
-/** MEDIA_STORAGE=s3 on a fresh bucket of the test gateway. */
-async function bucketEnv(t: TestContext): Promise<Record<string, string>> {
-  const gateway = objectStore.gateway();
-  return {
-    MEDIA_STORAGE: 's3',
-    S3_ENDPOINT: gateway.endpoint,
-    S3_REGION: gateway.region,
-    S3_BUCKET: await objectStore.freshBucket(t),
-    S3_ACCESS_KEY_ID: gateway.accessKeyId,
-    S3_SECRET_ACCESS_KEY: gateway.secretAccessKey,
-  };
 }
