@@ -84,6 +84,17 @@ export class Admission {
       connection.reject(refusal.description, refusal.code, refusal.reason);
       return;
     }
+    // An unverified creator is refused before a lease is taken; otherwise the lease decides.
+    const settle = async (stream: Parameters<typeof this.unverified>[0]) => {
+      const unverified = await this.unverified(stream);
+      this.decide(
+        connection,
+        stream,
+        lockedForMs,
+        admitted,
+        unverified ?? (await this.lease(connection, stream, lockedForMs)),
+      );
+    };
     if (target?.kind === 'channel') {
       await this.inTurn(target.creatorId, async () => {
         const stream =
@@ -93,26 +104,11 @@ export class Admission {
                 target.creatorId,
                 (id) => lifecycle.state(id)?.finishing === true,
               );
-        const unverified = await this.unverified(stream);
-        this.decide(
-          connection,
-          stream,
-          lockedForMs,
-          admitted,
-          unverified ?? (await this.lease(connection, stream, lockedForMs)),
-        );
+        await settle(stream);
       });
       return;
     }
-    const stream = target?.stream;
-    const unverified = await this.unverified(stream);
-    this.decide(
-      connection,
-      stream,
-      lockedForMs,
-      admitted,
-      unverified ?? (await this.lease(connection, stream, lockedForMs)),
-    );
+    await settle(target?.stream);
   }
 
   /**
