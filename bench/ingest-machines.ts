@@ -49,6 +49,8 @@ export async function benchIngestMachines(options: {
       LOG_LEVEL: 'warn',
       TRANSCODE: 'off',
       DATA_DIR: database.dataDir,
+      // The shipped balancer sends a PROXY protocol header first (deploy/nginx-ingest.conf).
+      RTMP_PROXY_PROTOCOL: 'true',
     };
     const userId = await tributaryCli(env, ['users', 'create', '--name', 'Bench']);
     const key = await tributaryCli(env, ['keys', 'create', '--user', userId, '--scope', 'write']);

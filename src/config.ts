@@ -180,6 +180,11 @@ export interface IngestConfig {
   ffmpegPath: string;
   /** RTMP connections open at once (publishers and would-be publishers); more are refused. */
   maxConnections: number;
+  /**
+   * Every RTMP connection begins with a PROXY protocol header (RTMP_PROXY_PROTOCOL): behind a
+   * TCP balancer that sends one, so the penalty box and the logs see the encoder's address.
+   */
+  proxyProtocol?: boolean;
   /** The bitrate creators are told to stay under (kb/s); far above it is a health warning. */
   bitrateLimitKbps: number;
   /** A channel-key publish picks a scheduled stream whose scheduled_at is at most this far from now. */
@@ -454,6 +459,7 @@ export function loadConfig(env: Env = process.env): Config {
     cleanStopGraceSeconds: read.integer('CLEAN_STOP_GRACE_SECONDS', 5, 0, 3600),
     ffmpegPath: read.string('FFMPEG_PATH', 'ffmpeg'),
     maxConnections: read.integer('RTMP_MAX_CONNECTIONS', 64, 1, 100_000),
+    proxyProtocol: read.boolean('RTMP_PROXY_PROTOCOL', false),
     bitrateLimitKbps: read.integer('INGEST_BITRATE_LIMIT_KBPS', 12_000, 100, 1_000_000),
     channelKeyWindowHours: read.integer('CHANNEL_KEY_WINDOW_HOURS', 12, 0, 720),
     transcode: readTranscode(read),

@@ -139,6 +139,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestHandle>
     logger: logger.child({ component: 'rtmp' }),
     clock: services.clock,
     maxConnections: config.ingest.maxConnections,
+    proxyProtocol: config.ingest.proxyProtocol ?? false,
     ...(options.publishDeadlineMs === undefined ? {} : { publishDeadlineMs: options.publishDeadlineMs }),
   });
   let rtmpPort: number;

@@ -16,6 +16,7 @@ import { codecRefusal } from './codecs.ts';
 import { StreamMeter } from './stream-meter.ts';
 import { flvHeader, flvTag } from './flv.ts';
 import { RtmpProtocolError } from './protocol-error.ts';
+import { ProxyHeaderReader } from './proxy-protocol.ts';
 import { RtmpSession, type PublishRequest } from './session.ts';
 
 /** Where an accepted publisher's FLV bytes go (the packager's stdin). */
@@ -36,6 +37,11 @@ export interface RtmpServerOptions {
   publishDeadlineMs?: number;
   /** A connection silent this long is closed (an encoder sends media continuously). */
   idleTimeoutMs?: number;
+  /**
+   * Every connection begins with a PROXY protocol header naming the client (RTMP_PROXY_PROTOCOL:
+   * behind a balancer that sends one, deploy/nginx-ingest.conf); one without it is closed.
+   */
+  proxyProtocol?: boolean;
 }
 
 export const PUBLISH_DEADLINE_MS = 10_000;
@@ -44,6 +50,8 @@ const IDLE_TIMEOUT_MS = 30_000;
 const MAX_PENDING_BYTES = 4 * 1024 * 1024;
 /** Replies a client does not read pile up in the socket; past this it is not a real client. */
 const MAX_UNREAD_OUTPUT_BYTES = 1024 * 1024;
+/** A balancer sends its PROXY header with the connection's first bytes; this is generous. */
+const PROXY_HEADER_DEADLINE_MS = 5000;
 /** Over-the-cap connections are logged at most this often (with how many were turned away). */
 const CAP_LOG_INTERVAL_MS = 10_000;
 /**
@@ -102,13 +110,19 @@ export class PublishConnection {
   /** Measures the media from the first message on (sequence headers come before admission). */
   readonly meter = new StreamMeter();
 
-  constructor(socket: net.Socket, session: RtmpSession, request: PublishRequest, clock: Clock) {
+  constructor(
+    socket: net.Socket,
+    session: RtmpSession,
+    request: PublishRequest,
+    clock: Clock,
+    remoteAddress: string,
+  ) {
     this.socket = socket;
     this.session = session;
     this.clock = clock;
     this.app = request.app;
     this.streamKey = request.streamName;
-    this.remoteAddress = socket.remoteAddress ?? 'unknown';
+    this.remoteAddress = remoteAddress;
   }
 
   get closed(): boolean {
@@ -218,6 +232,9 @@ export class RtmpIngestServer {
   private readonly sockets = new Set<net.Socket>();
   /** Connections over the cap, kept only until they have been told so. */
   private readonly overCapSockets = new Set<net.Socket>();
+  /** Connections whose PROXY protocol header has not come yet. */
+  private readonly awaitingHeader = new Set<net.Socket>();
+  private readonly proxyProtocol: boolean;
   private readonly onPublish: PublishHandler;
   private readonly logger: Logger;
   private readonly clock: Clock;
@@ -234,9 +251,11 @@ export class RtmpIngestServer {
     this.maxConnections = options.maxConnections;
     this.publishDeadlineMs = options.publishDeadlineMs ?? PUBLISH_DEADLINE_MS;
     this.idleTimeoutMs = options.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
+    this.proxyProtocol = options.proxyProtocol ?? false;
     this.server = net.createServer((socket) => {
       this.guard(socket, () => {
-        this.handle(socket);
+        if (this.proxyProtocol) this.readProxyHeader(socket);
+        else this.handle(socket, socket.remoteAddress ?? 'unknown', undefined);
       });
     });
     // Errors of the listening socket itself after listen (accept failures such as EMFILE).
@@ -263,12 +282,61 @@ export class RtmpIngestServer {
         resolve();
       }),
     );
-    for (const socket of [...this.sockets, ...this.overCapSockets]) socket.destroy();
+    for (const socket of [...this.sockets, ...this.overCapSockets, ...this.awaitingHeader]) socket.destroy();
     await closed;
   }
 
-  private handle(socket: net.Socket): void {
-    const remote = socket.remoteAddress ?? 'unknown';
+  /**
+   * Reads the PROXY protocol header the balancer sends first, then serves the connection as
+   * the client it names. Until then the connection is bounded like any other: in time (the
+   * header comes with the balancer's first write), in size (ProxyHeaderReader) and in number.
+   */
+  private readProxyHeader(socket: net.Socket): void {
+    const balancer = socket.remoteAddress ?? 'unknown';
+    socket.on('error', () => undefined);
+    if (this.awaitingHeader.size >= this.maxConnections + OVER_CAP_REFUSAL_SLOTS) {
+      socket.destroy();
+      return;
+    }
+    this.awaitingHeader.add(socket);
+    const reader = new ProxyHeaderReader();
+    const done = () => {
+      clearTimeout(deadline);
+      socket.off('data', onData);
+      this.awaitingHeader.delete(socket);
+    };
+    const refuse = (reason: string) => {
+      done();
+      this.logger.warn({ remote: balancer, reason }, 'rtmp connection closed');
+      socket.destroy();
+    };
+    const deadline = setTimeout(() => {
+      refuse(`no PROXY protocol header within ${PROXY_HEADER_DEADLINE_MS} ms`);
+    }, PROXY_HEADER_DEADLINE_MS);
+    const onData = (data: Buffer) => {
+      this.guard(socket, () => {
+        let header;
+        try {
+          header = reader.feed(data);
+        } catch (error) {
+          if (!(error instanceof RtmpProtocolError)) throw error;
+          refuse(error.reason);
+          return;
+        }
+        if (header === undefined) return;
+        done();
+        // LOCAL (the balancer's own check) names no client: the connection is the balancer's.
+        this.handle(socket, header.address ?? balancer, header.rest.length > 0 ? header.rest : undefined);
+      });
+    };
+    socket.on('data', onData);
+    socket.on('close', () => {
+      if (this.awaitingHeader.has(socket)) done();
+    });
+  }
+
+  /** Serves one connection from `remote`; `initial` is what arrived before (after a PROXY header). */
+  private handle(socket: net.Socket, remote: string, initial: Buffer | undefined): void {
     socket.on('error', () => {
       // A dropped publisher is routine; 'close' follows and does the bookkeeping.
     });
@@ -308,7 +376,7 @@ export class RtmpIngestServer {
       },
       publish: (request) => {
         clearTimeout(deadline);
-        connection = new PublishConnection(socket, session, request, this.clock);
+        connection = new PublishConnection(socket, session, request, this.clock, remote);
         if (overCap) {
           this.logger.info({ remote, reason: 'too_many_connections' }, 'publish refused');
           connection.reject(
@@ -340,7 +408,7 @@ export class RtmpIngestServer {
       });
     }, deadlineMs);
 
-    socket.on('data', (data: Buffer) => {
+    const onData = (data: Buffer) => {
       this.guard(socket, () => {
         try {
           session.feed(data);
@@ -349,7 +417,9 @@ export class RtmpIngestServer {
           close(error.reason, 'warn');
         }
       });
-    });
+    };
+    socket.on('data', onData);
+    if (initial !== undefined) onData(initial);
     socket.on('close', () => {
       clearTimeout(deadline);
       bucket.delete(socket);

@@ -26,7 +26,7 @@ describe('ingest machines behind the shipped nginx stream balancer', { skip: SKI
     t.after(() => database.drop());
     const db = openDatabase(database.url).db;
     t.after(() => db.destroy());
-    const env = ingestTestEnv(database);
+    const env = ingestTestEnv(database, { RTMP_PROXY_PROTOCOL: 'true' });
     const userId = await tributaryCli(env, ['users', 'create', '--name', 'Balanced']);
     const key = await tributaryCli(env, ['keys', 'create', '--user', userId, '--scope', 'write']);
     const ports: [number, number] = [await freePort(), await freePort()];

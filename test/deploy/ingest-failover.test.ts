@@ -49,6 +49,7 @@ describe('a live stream survives the loss of its ingest machine', { skip: SKIP, 
       PUBLIC_URL: origin,
       CLEAN_STOP_GRACE_SECONDS: '1',
       TRUST_PROXY: '127.0.0.1',
+      RTMP_PROXY_PROTOCOL: 'true',
       ...(await objectStore.processEnv(t, 'tributary/')),
     });
     const originDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-origin-'));

@@ -60,6 +60,8 @@ export interface MediaOptions {
   ffmpegPath?: string;
   /** RTMP_MAX_CONNECTIONS (64 unless given). */
   maxRtmpConnections?: number;
+  /** RTMP_PROXY_PROTOCOL (off unless given). */
+  rtmpProxyProtocol?: boolean;
   /** CHANNEL_KEY_WINDOW_HOURS (12 unless given). */
   channelKeyWindowHours?: number;
   /** How long an RTMP connection may take to ask to publish. */
@@ -391,6 +393,7 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
     cleanStopGraceSeconds: media?.cleanStopGraceSeconds ?? 5,
     ffmpegPath: media?.ffmpegPath ?? 'ffmpeg',
     maxConnections: media?.maxRtmpConnections ?? 64,
+    ...(media?.rtmpProxyProtocol ? { proxyProtocol: true } : {}),
     bitrateLimitKbps: media?.bitrateLimitKbps ?? 12_000,
     channelKeyWindowHours: media?.channelKeyWindowHours ?? 12,
     ...(media?.transcode ? { transcode: media.transcode } : {}),

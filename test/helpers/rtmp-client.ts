@@ -249,10 +249,13 @@ export class RtmpTestClient {
     });
   }
 
-  /** Opens a TCP connection; with `handshake` (the default) completes the RTMP handshake. */
+  /**
+   * Opens a TCP connection; with `handshake` (the default) completes the RTMP handshake.
+   * `proxyHeader` is sent first, as a balancer speaking the PROXY protocol would.
+   */
   static async open(
     port: number,
-    options: { handshake?: boolean; host?: string } = {},
+    options: { handshake?: boolean; host?: string; proxyHeader?: string | Buffer } = {},
   ): Promise<RtmpTestClient> {
     const socket = net.connect(port, options.host ?? '127.0.0.1');
     socket.setNoDelay(true);
@@ -260,6 +263,7 @@ export class RtmpTestClient {
       socket.once('connect', resolve);
       socket.once('error', reject);
     });
+    if (options.proxyHeader !== undefined) socket.write(options.proxyHeader);
     const client = new RtmpTestClient(socket);
     if (options.handshake ?? true) await client.handshake();
     return client;

@@ -378,3 +378,55 @@ test(`the RTMP listener survives ${CASES} fuzzed inputs (seed ${SEED})`, async (
     return res.body.status === 'live' ? true : undefined;
   });
 });
+
+/** A PROXY protocol header, valid or mutated, of either version, maybe followed by a handshake. */
+function proxyHeaderCase(rng: Random): Buffer {
+  const v1 = Buffer.from(`PROXY TCP4 203.0.113.${rng.int(256)} 127.0.0.1 ${rng.int(65536)} 1935\r\n`);
+  const payload = rng.bytes(rng.pick([0, 4, 12, 36, 40, 300]));
+  const v2Head = Buffer.from([0x0d, 0x0a, 0x0d, 0x0a, 0x00, 0x0d, 0x0a, 0x51, 0x55, 0x49, 0x54, 0x0a]);
+  const length = Buffer.alloc(2);
+  length.writeUInt16BE(rng.chance(0.8) ? payload.length : rng.int(65536));
+  const v2 = Buffer.concat([v2Head, Buffer.from([0x20 | rng.int(3), rng.int(256)]), length, payload]);
+  const header = rng.pick([v1, v2, Buffer.from('PROXY UNKNOWN\r\n'), rng.bytes(rng.int(120))]);
+  const mutated = rng.chance(0.5) ? mutate(rng, header) : header;
+  const tail = rng.chance(0.5) ? handshakeC0C1() : rng.bytes(rng.int(64));
+  return Buffer.concat([mutated.subarray(0, rng.chance(0.2) ? rng.int(mutated.length) : undefined), tail]);
+}
+
+const PROXY_CASES = Math.max(100, Math.floor(CASES / 6));
+
+test(`behind a PROXY protocol balancer, the listener survives ${PROXY_CASES} fuzzed headers (seed ${SEED})`, async (t) => {
+  const server = await startMediaServer(t, { dialect: 'sqlite', rtmpProxyProtocol: true });
+  const account = await server.createAccount('Fuzz behind nginx');
+  const stream = await server.createStream(account);
+  const replay = `replay with RTMP_FUZZ_SEED=${SEED} RTMP_FUZZ_CASES=${CASES}`;
+  let next = 0;
+  const worker = async () => {
+    for (let index = next++; index < PROXY_CASES; index = next++) {
+      const rng = new Random(SEED ^ Math.imul(index + 7, 0x85ebca6b));
+      const client = await RtmpTestClient.open(server.rtmpPort, { handshake: false });
+      try {
+        await writeSplit(rng, client, proxyHeaderCase(rng));
+        await client.closesWithin(2);
+      } finally {
+        client.close();
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: PARALLEL }, worker));
+  const errors = server.logs.map((line) => JSON.parse(line)).filter((line) => line.level >= 50);
+  assert.deepEqual(
+    errors.map((line) => `${line.msg}: ${line.err?.message ?? ''}`),
+    [],
+    `no error logged; ${replay}`,
+  );
+  // An encoder behind the balancer still goes live.
+  const client = await RtmpTestClient.open(server.rtmpPort, {
+    proxyHeader: 'PROXY TCP4 198.51.100.1 127.0.0.1 40000 1935\r\n',
+  });
+  t.after(() => {
+    client.close();
+  });
+  client.startPublish('live', stream.ingest.stream_key as string);
+  assert.equal((await client.nextStatus())?.code, 'NetStream.Publish.Start');
+});

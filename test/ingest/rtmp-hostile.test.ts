@@ -449,6 +449,70 @@ test('repeated wrong stream keys from one address lock it out for growing times'
   );
 });
 
+test('behind a balancer speaking the PROXY protocol, the penalty box locks out the encoder, not the balancer', async (t) => {
+  const server = await startMediaServer(t, { dialect: 'sqlite', rtmpProxyProtocol: true });
+  const account = await server.createAccount('Behind nginx');
+  const stream = await server.createStream(account);
+  const streamKey = stream.ingest.stream_key as string;
+  const from = (address: string) => `PROXY TCP4 ${address} 127.0.0.1 50000 1935\r\n`;
+  const attempt = async (key: string, proxyHeader: string | Buffer) => {
+    const client = await RtmpTestClient.open(server.rtmpPort, { proxyHeader });
+    try {
+      client.startPublish('live', key);
+      return await client.nextStatus();
+    } finally {
+      client.close();
+    }
+  };
+
+  for (let i = 0; i < PENALTY_DEFAULTS.maxFailures; i++) {
+    assert.equal(
+      (await attempt(`sk_${'x'.repeat(30)}${i}`, from('203.0.113.7')))?.code,
+      'NetStream.Publish.BadName',
+    );
+  }
+  const locked = await attempt(streamKey, from('203.0.113.7'));
+  assert.match(locked?.description ?? '', /^Too many invalid stream keys from this address/);
+  // Another encoder behind the same balancer is not locked out with the guesser.
+  assert.equal((await attempt(streamKey, from('198.51.100.20')))?.code, 'NetStream.Publish.Start');
+
+  const lines = server.logs.map(
+    (line) => JSON.parse(line) as { msg: string; reason?: string; remote?: string },
+  );
+  assert.ok(
+    lines.some(
+      (line) =>
+        line.msg === 'publish refused' &&
+        line.reason === 'too_many_unknown_keys' &&
+        line.remote === '203.0.113.7',
+    ),
+    'the refusal names the encoder behind the balancer',
+  );
+
+  // An encoder reaching the port directly, without the balancer's header, is closed at once;
+  // so is a forged or oversized header. The service carries on.
+  for (const bytes of [
+    Buffer.from([3]),
+    Buffer.from('PROXY TCP4 not-an-address\r\n'),
+    Buffer.alloc(200, 0x50),
+  ]) {
+    const client = await RtmpTestClient.open(server.rtmpPort, { handshake: false });
+    client.write(bytes);
+    assert.equal(
+      await client.closesWithin(2000),
+      true,
+      `closed after ${JSON.stringify(bytes.toString('latin1', 0, 30))}`,
+    );
+  }
+  const local = Buffer.concat([
+    Buffer.from('0d0a0d0a000d0a515549540a', 'hex'),
+    Buffer.from([0x20, 0x00, 0x00, 0x00]),
+  ]);
+  // The balancer's own connection (LOCAL) is served as coming from the balancer.
+  assert.equal((await attempt(streamKey, local))?.code, 'NetStream.Publish.Start');
+  assert.equal((await server.request('GET', '/healthz')).status, 200);
+});
+
 test('NetStream.Publish.Start is sent only once admission has accepted the key', async (t) => {
   const server = await startMediaServer(t, { dialect: 'sqlite' });
   const account = await server.createAccount('Patient');
