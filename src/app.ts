@@ -285,7 +285,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         streams: services.streams,
         cursors: services.cursors,
         urls: services.urls,
-        health: services.ingestHealth,
+        health: services.streamHealth,
       });
       await v1.register(ingestSettingsRoutes, { channels: services.channels, urls: services.urls });
       await v1.register(simulcastRoutes, { simulcast: services.simulcast });

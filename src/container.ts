@@ -22,6 +22,7 @@ import type { DatabaseHandle } from './db/database.ts';
 import { CursorCodec } from './http/pagination.ts';
 import { IdempotencyService } from './idempotency/idempotency.service.ts';
 import { IngestHealthBoard } from './ingest/health/health-board.ts';
+import { StreamHealth } from './ingest/health/stream-health.ts';
 import { MediaPaths } from './media/media-paths.ts';
 import { MediaRemoval } from './media/media-removal.ts';
 import { WatchService } from './media/watch.service.ts';
@@ -72,6 +73,8 @@ export interface Services {
   idempotency: IdempotencyService;
   /** What this process's ingest measures of each encoder (empty without the ingest). */
   ingestHealth: IngestHealthBoard;
+  /** A stream's `ingest.health` from this process's board or, held elsewhere, from its lease. */
+  streamHealth: StreamHealth;
   /** Web app sign-up and sign-in (emails, passwords, sign-in links). */
   logins: LoginService;
   /** Web app sessions and their CSRF tokens. */
@@ -154,6 +157,15 @@ export function createServices(
     verificationRequired: config.mail?.smtpUrl !== undefined,
     signupsPerHour: config.signupsPerHour,
   });
+  const ingestHealth = new IngestHealthBoard({
+    clock,
+    ...(config.ingest.bitrateLimitKbps === undefined
+      ? {}
+      : { bitrateLimitKbps: config.ingest.bitrateLimitKbps }),
+    ...(config.ingest.reconnectWindowSeconds === undefined
+      ? {}
+      : { reconnectWindowSeconds: config.ingest.reconnectWindowSeconds }),
+  });
   return {
     database,
     clock,
@@ -186,15 +198,8 @@ export function createServices(
       clock,
       new SecretBox(deriveKey(secretKey, 'idempotency-responses')),
     ),
-    ingestHealth: new IngestHealthBoard({
-      clock,
-      ...(config.ingest.bitrateLimitKbps === undefined
-        ? {}
-        : { bitrateLimitKbps: config.ingest.bitrateLimitKbps }),
-      ...(config.ingest.reconnectWindowSeconds === undefined
-        ? {}
-        : { reconnectWindowSeconds: config.ingest.reconnectWindowSeconds }),
-    }),
+    ingestHealth,
+    streamHealth: new StreamHealth(ingestHealth, db, clock),
     logins,
     sessions: new SessionService(db, clock, deriveKey(secretKey, 'web-csrf')),
     webFlash: new SecretBox(deriveKey(secretKey, 'web-flash')),

@@ -12,6 +12,11 @@ export interface StreamLeaseTable {
   /** Epoch ms after which any other ingest process may take the stream over. */
   expires_at: number;
   acquired_at: number;
+  /**
+   * The encoder's health (`ingest.health`, JSON) as the holder last measured it, written with
+   * each renewal by holders other API processes reach (INGEST_ORIGIN_URL); null otherwise.
+   */
+  health: string | null;
 }
 
 export type StreamLeaseRow = Selectable<StreamLeaseTable>;

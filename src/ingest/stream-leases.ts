@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../db/database.ts';
 import type { Clock } from '../shared/clock.ts';
+import type { IngestHealth } from '../streams/ingest-health.schemas.ts';
 import type { StreamLeaseRow } from './stream-lease.table.ts';
 
 /** A lease lasts this long unless renewed (renewed every ingest tick, 2 s). */
@@ -52,6 +53,8 @@ export class StreamLeases {
       origin_url: this.originUrl,
       expires_at: now + this.leaseMs,
       acquired_at: now,
+      // A previous holder's measurement is not this one's.
+      health: null,
     };
     const inserted = await this.db
       .insertInto('stream_leases')
@@ -107,6 +110,26 @@ export class StreamLeases {
       lost.push(id);
     }
     return lost;
+  }
+
+  /**
+   * Whether other API processes read this holder's health from the leases: only a holder they
+   * can reach for its media (INGEST_ORIGIN_URL) has streams they serve.
+   */
+  get sharesHealth(): boolean {
+    return this.originUrl !== null;
+  }
+
+  /** Writes each held stream's current health beside its lease (src/ingest/health/stream-health.ts). */
+  async shareHealth(reports: readonly (readonly [streamId: string, health: IngestHealth])[]): Promise<void> {
+    for (const [streamId, health] of reports) {
+      await this.db
+        .updateTable('stream_leases')
+        .set({ health: JSON.stringify(health) })
+        .where('stream_id', '=', streamId)
+        .where('holder', '=', this.holder)
+        .execute();
+    }
   }
 
   /** Live streams whose lease lapsed more than `ms` ago (their holder died and nobody took them). */

@@ -323,7 +323,8 @@ export class StreamLifecycle {
 
   /**
    * Renews the leases of the streams this process handles (those waiting for a reconnect marked
-   * so: another process may take them); hands over those another process took.
+   * so: another process may take them); hands over those another process took, and shares the
+   * others' health.
    */
   async renewLeases(): Promise<void> {
     const { leases, logger } = this.deps;
@@ -347,6 +348,16 @@ export class StreamLifecycle {
       logger.warn({ streamId: id }, 'another ingest process took the stream over; letting it go');
       this.handOver(state);
     }
+    // Other API processes answer the creator's reads of these streams from what is shared here.
+    const { health } = this.deps;
+    if (!leases.sharesHealth || !health) return;
+    const reports = states.flatMap((state) => {
+      const report = lost.includes(state.streamId) ? null : health.report(state.streamId);
+      return report === null ? [] : [[state.streamId, report] as const];
+    });
+    await leases.shareHealth(reports).catch((error: unknown) => {
+      logger.warn({ err: error }, "could not share the streams' health");
+    });
   }
 
   /**

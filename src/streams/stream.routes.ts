@@ -3,7 +3,7 @@ import type { CursorCodec } from '../http/pagination.ts';
 import { keysetPage } from '../http/pagination.ts';
 import { callerOf } from '../http/access.ts';
 import { commonErrorResponses, ErrorResponse, IdParams, NoQuery } from '../http/schemas.ts';
-import type { IngestHealthBoard } from '../ingest/health/health-board.ts';
+import type { StreamHealth } from '../ingest/health/stream-health.ts';
 import type { PublicUrls } from '../shared/public-urls.ts';
 import type { Principal } from '../accounts/account.service.ts';
 import {
@@ -21,8 +21,8 @@ export interface StreamRoutesOptions {
   streams: StreamService;
   cursors: CursorCodec;
   urls: PublicUrls;
-  /** Encoder health measured by this process's ingest (creator only, with the key). */
-  health?: IngestHealthBoard;
+  /** Encoder health, measured by whichever ingest process holds the stream (creator only, with the key). */
+  health?: Pick<StreamHealth, 'report'>;
 }
 
 export const streamRoutes: FastifyPluginAsyncTypebox<StreamRoutesOptions> = async (
@@ -80,7 +80,7 @@ export const streamRoutes: FastifyPluginAsyncTypebox<StreamRoutesOptions> = asyn
   /** The detail object as GET /streams/{id} gives it to this caller (the key and health to its creator). */
   async function detailFor(id: string, caller: Pick<Principal, 'userId' | 'scope'>) {
     const { stream, streamKey } = await streams.getWithKey(id, caller);
-    const measured = streamKey === undefined ? null : (health?.report(stream.id) ?? null);
+    const measured = streamKey === undefined ? null : ((await health?.report(stream)) ?? null);
     return toStreamDetail(stream, urls, streamKey, measured);
   }
 

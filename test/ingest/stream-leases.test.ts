@@ -5,7 +5,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { IngestHealthBoard } from '../../src/ingest/health/health-board.ts';
+import { StreamHealth } from '../../src/ingest/health/stream-health.ts';
 import { ingestHolderId, StreamLeases } from '../../src/ingest/stream-leases.ts';
+import type { IngestHealth } from '../../src/streams/ingest-health.schemas.ts';
 import { seedStreams } from '../helpers/seed.ts';
 import { TestClock } from '../helpers/clock.ts';
 import { DIALECTS, openMigratedTestDatabase } from '../helpers/databases.ts';
@@ -72,6 +75,77 @@ for (const dialect of DIALECTS) {
       await b.release([one!, two!]);
       assert.equal(await a.current(one!), undefined);
       assert.equal(await a.acquire(one!), true);
+    });
+
+    test("the holder's health is shared beside its lease and read by processes that do not hold it", async (t) => {
+      const { db } = await openMigratedTestDatabase(t, dialect);
+      const clock = new TestClock();
+      await db
+        .insertInto('users')
+        .values({ id: 'usr_health', name: 'Hal', created_at: clock.now() })
+        .execute();
+      const [id] = await seedStreams(db, 1, () => ({ creator_id: 'usr_health', status: 'live' }));
+      const stream = { id: id!, status: 'live' as const };
+      const a = new StreamLeases({
+        db,
+        clock,
+        holder: 'ingest-a',
+        originUrl: 'http://10.0.0.1:3000',
+        leaseMs: 5000,
+      });
+      const b = new StreamLeases({
+        db,
+        clock,
+        holder: 'ingest-b',
+        originUrl: 'http://10.0.0.2:3000',
+        leaseMs: 5000,
+      });
+      // Another process: nothing on its own board.
+      const elsewhere = new StreamHealth(new IngestHealthBoard({ clock }), db, clock);
+      const measured: IngestHealth = {
+        state: 'publishing',
+        reconnect_deadline: null,
+        measured_at: new Date(clock.now()).toISOString(),
+        publishes: 1,
+        video: {
+          codec: 'H.264',
+          profile: 'High',
+          level: '3.1',
+          width: 1280,
+          height: 720,
+          frame_rate: 30,
+          keyframe_interval_seconds: 2,
+        },
+        audio: null,
+        bitrate_kbps: { current: 2500, average: 2480 },
+        dropped_data: { timestamp_gaps: 0, backward_jumps: 0 },
+        transcoding: null,
+        warnings: [],
+      };
+
+      assert.equal(await a.acquire(stream.id), true);
+      assert.equal(a.sharesHealth, true);
+      assert.equal(await elsewhere.report(stream), null, 'nothing shared yet');
+      await a.shareHealth([[stream.id, measured]]);
+      assert.deepEqual(await elsewhere.report(stream), measured);
+      assert.equal(await elsewhere.report({ ...stream, status: 'ended' }), null, 'only for a live stream');
+      await b.shareHealth([[stream.id, { ...measured, publishes: 9 }]]);
+      assert.equal((await elsewhere.report(stream))?.publishes, 1, 'only the holder writes');
+
+      // The holder dies: once its lease lapses its last measurement is no longer shown, and the
+      // next holder starts from nothing.
+      clock.advance(5001);
+      assert.equal(await elsewhere.report(stream), null);
+      assert.equal(await b.acquire(stream.id), true);
+      clock.advance(-5001);
+      assert.equal(await elsewhere.report(stream), null, "the old holder's measurement went with its lease");
+
+      // What another version wrote (a rolling deploy) is shown only if this version reads it.
+      await db.updateTable('stream_leases').set({ health: '{"state":"publishing"}' }).execute();
+      assert.equal(await elsewhere.report(stream), null);
+      await db.updateTable('stream_leases').set({ health: 'not json' }).execute();
+      assert.equal(await elsewhere.report(stream), null);
+      assert.equal(new StreamLeases({ db, clock, holder: 'one-process' }).sharesHealth, false);
     });
   });
 }

@@ -35,8 +35,24 @@ describe('many ingest processes on PostgreSQL', { skip: SKIP, timeout: 300_000 }
     const userId = await tributaryCli(env, ['users', 'create', '--name', 'Ingest machines']);
     const key = await tributaryCli(env, ['keys', 'create', '--user', userId, '--scope', 'write']);
     const logDir = database.dataDir;
-    const a = await startIngestProcess(t, 'ingest-a', env, logDir);
-    const b = await startIngestProcess(t, 'ingest-b', env, logDir);
+    // Each machine reports its own figures on its own metrics listener.
+    const metricsPorts = [await freePort(), await freePort()] as const;
+    const a = await startIngestProcess(
+      t,
+      'ingest-a',
+      { ...env, METRICS_PORT: String(metricsPorts[0]) },
+      logDir,
+    );
+    const b = await startIngestProcess(
+      t,
+      'ingest-b',
+      { ...env, METRICS_PORT: String(metricsPorts[1]) },
+      logDir,
+    );
+    const publishing = async (index: 0 | 1) => {
+      const text = await (await fetch(`http://127.0.0.1:${metricsPorts[index]}/metrics`)).text();
+      return Number(/^tributary_ingest_streams\{state="publishing"\} (\d+)$/m.exec(text)?.[1]);
+    };
     // The origin: an API process without ingest, with a data folder of its own.
     const originPort = await freePort();
     const originDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-origin-'));
@@ -111,6 +127,33 @@ describe('many ingest processes on PostgreSQL', { skip: SKIP, timeout: 300_000 }
       what: 'the stream live on ingest-a, which holds its lease',
     });
 
+    // Each machine counts what it holds; the creator's health is measured by a and answered by
+    // every process (the origin and b read what a shares beside its lease).
+    assert.deepEqual([await publishing(0), await publishing(1)], [1, 0]);
+    const healthFrom = async (base: string) => {
+      const res = await fetch(`${base}/v1/streams/${created.id}`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      const body = (await res.json()) as {
+        ingest: { health: { state: string; video: { codec: string; width: number } | null } | null };
+      };
+      return body.ingest.health;
+    };
+    for (const base of [a.origin, origin, b.origin]) {
+      const health = await waitFor(
+        async () => {
+          const measured = await healthFrom(base);
+          return measured?.video ? measured : undefined;
+        },
+        { timeoutMs: 15_000, what: `ingest.health from ${base}` },
+      );
+      assert.equal(health.state, 'publishing');
+      assert.deepEqual(
+        { codec: health.video?.codec, width: health.video?.width },
+        { codec: 'H.264', width: 320 },
+      );
+    }
+
     // The origin has no folder of the stream: it streams it through from a, at the same URL.
     const fromA = await waitFor(playThroughOrigin, {
       timeoutMs: 30_000,
@@ -169,6 +212,16 @@ describe('many ingest processes on PostgreSQL', { skip: SKIP, timeout: 300_000 }
       what: 'playback from b through the origin',
     });
     assert.match(fromB.text, /#EXT-X-DISCONTINUITY|p0\//, 'the playlist continues');
+    // b counts it now, and the origin answers the creator with b's measurement.
+    await waitFor(async () => (await publishing(1)) === 1, { what: "the stream in b's metrics" });
+    const fromBHealth = await waitFor(
+      async () => {
+        const measured = await healthFrom(origin);
+        return measured?.state === 'publishing' ? measured : undefined;
+      },
+      { timeoutMs: 15_000, what: "b's health through the origin" },
+    );
+    assert.equal(fromBHealth.video?.codec, 'H.264');
     assert.equal((await info()).playback_url, playbackUrl);
     await waitFor(() => b.service.log().includes('"streamId":"' + created.id + '"'), {
       what: 'b logs the stream',

@@ -24,6 +24,7 @@ import * as videoThumbnailAt from './2026-11-26-075-video-thumbnail-at.ts';
 import * as streamLeases from './2026-11-26-080-stream-leases.ts';
 import * as searchPrefixIndex from './2026-11-26-076-search-prefix-index.ts';
 import * as streamKeySecretTag from './2026-11-26-085-stream-key-secret-tag.ts';
+import * as streamLeaseHealth from './2026-11-26-086-stream-lease-health.ts';
 
 // Migrations run in the order of their names; a new one is a new dated file added here.
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26-076-search-prefix-index': searchPrefixIndex,
   '2026-11-26-080-stream-leases': streamLeases,
   '2026-11-26-085-stream-key-secret-tag': streamKeySecretTag,
+  '2026-11-26-086-stream-lease-health': streamLeaseHealth,
 };

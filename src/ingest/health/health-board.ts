@@ -1,8 +1,8 @@
 // The health of every stream this process's ingest handles, shared by the ingest (which
 // writes it: a publish started, the encoder went away, the stream ended) and the API (which
 // reads it for GET /v1/streams/{id}). It lives in memory in the process that runs the ingest;
-// an API process without the ingest (`serve --no-ingest`) has an empty board and answers
-// `ingest.health: null`.
+// with many ingest machines the holder also shares each report beside its stream's lease, where
+// other API processes read it (stream-health.ts).
 //
 // Warnings are logged once per onset: upkeep calls logOnsets() every few seconds, which warns
 // for each warning a stream did not have at the previous call, never per message.

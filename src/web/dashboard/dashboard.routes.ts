@@ -29,7 +29,7 @@ export async function dashboardRoutes(parent: FastifyInstance, options: WebRoute
   const events = new StreamEvents({
     readStream: (id) => orMissing(services.streams.get(id)),
     now: () => services.clock.now(),
-    healthHtml: (stream) => healthPanelContent(services.ingestHealth.report(stream.id)).toString(),
+    healthHtml: async (stream) => healthPanelContent(await services.streamHealth.report(stream)).toString(),
     onError: (error) => {
       app.log.warn({ err: error }, 'dashboard stream events failed');
     },

@@ -42,7 +42,7 @@ export interface StreamEventsOptions {
   readStream: (id: string) => Promise<StreamRow | undefined>;
   now: () => number;
   /** The encoder health panel's markup for a live stream (health-pages.ts). */
-  healthHtml?: (stream: StreamRow) => string | null;
+  healthHtml?: (stream: StreamRow) => Promise<string | null>;
   pollMs?: number;
   heartbeatMs?: number;
   perUser?: number;
@@ -103,7 +103,15 @@ export class StreamEvents {
     response.on('close', () => {
       this.forget(connection);
     });
-    this.send(connection, this.snapshot(first, this.options.now()));
+    // The health may come from the database (a stream held by another ingest process).
+    this.snapshot(first, this.options.now()).then(
+      (snapshot) => {
+        if (this.connections.has(connection)) this.send(connection, snapshot);
+      },
+      (error: unknown) => {
+        this.options.onError?.(error);
+      },
+    );
     this.startTimers();
   }
 
@@ -131,7 +139,7 @@ export class StreamEvents {
           return null;
         });
         if (stream === null) continue;
-        const snapshot = stream === undefined ? undefined : this.snapshot(stream, at);
+        const snapshot = stream === undefined ? undefined : await this.snapshot(stream, at);
         for (const connection of list) {
           if (!(await this.stillSignedIn(connection))) continue;
           if (snapshot === undefined) this.end(connection);
@@ -143,12 +151,9 @@ export class StreamEvents {
     }
   }
 
-  private snapshot(stream: StreamRow, at: number): StreamSnapshot {
-    return toSnapshot(
-      stream,
-      at,
-      stream.status === 'live' ? (this.options.healthHtml?.(stream) ?? null) : null,
-    );
+  private async snapshot(stream: StreamRow, at: number): Promise<StreamSnapshot> {
+    const health = stream.status === 'live' ? await this.options.healthHtml?.(stream) : undefined;
+    return toSnapshot(stream, at, health ?? null);
   }
 
   private async stillSignedIn(connection: Connection): Promise<boolean> {

@@ -113,8 +113,8 @@ export async function dashboardStreamRoutes(app: DashboardApp, deps: DashboardDe
       playbackPath: urls.pathOf(urls.streamPlayback(stream.id)),
       watchPath: urls.pathOf(urls.streamPage(stream.id)),
       samples: await samples.history(stream.id),
-      // As GET /v1/streams/{id} gives it to the creator: this process's ingest's measurement.
-      health: stream.status === 'ended' ? null : services.ingestHealth.report(stream.id),
+      // As GET /v1/streams/{id} gives it to the creator, from whichever process holds the stream.
+      health: stream.status === 'ended' ? null : await services.streamHealth.report(stream),
       notice,
       simulcast: simulcastSection(
         csrf,
