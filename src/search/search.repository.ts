@@ -2,7 +2,8 @@
 // migration keeps by triggers (FTS5 tables on SQLite, tsvector tables with GIN indexes on
 // PostgreSQL). Each query takes the newest CANDIDATES matches (the index's own order: FTS5
 // rowid, or a b-tree on the publication time), ranks those by relevance (titleScore, ts_rank) and
-// returns one page of them with the candidates' count. Bounding the candidates keeps a word
+// returns one page of them with the candidates' count. On SQLite the newest document has the
+// smallest rowid (2026-11-26-087: FTS5 reads ascending rowids fastest). Bounding the candidates keeps a word
 // that matches most of the catalogue ("live") as cheap as a rare one: ranking and counting
 // never touch more than CANDIDATES rows. SQLite's `hits` is `materialized`: it is read twice (the
 // page and the count), and without the hint SQLite may run the FTS5 query twice (PostgreSQL
@@ -74,9 +75,9 @@ export async function searchVideos(db: Db, request: PageRequest): Promise<Hits<B
       sql<Counted<BrowsableVideoRow>>`
         with hits as materialized (
           select rowid as doc, ${titleScore(request.terms, sql`title`)} as score from video_search
-          where video_search match ${fts5Query(request.terms)} order by rowid desc limit ${CANDIDATES}
+          where video_search match ${fts5Query(request.terms)} order by rowid limit ${CANDIDATES}
         ), page as (
-          select doc, score from hits order by score desc, doc desc limit ${take} offset ${offset}
+          select doc, score from hits order by score desc, doc limit ${take} offset ${offset}
         )
         select c.total, ${columns}
         from (select count(*) as total from hits) c
@@ -84,7 +85,7 @@ export async function searchVideos(db: Db, request: PageRequest): Promise<Hits<B
         left join video_search_docs d on d.rowid = p.doc
         left join videos v on v.id = d.item_id and v.privacy = 'public' and v.published_at is not null
         left join users u on u.id = v.creator_id
-        order by p.score desc, p.doc desc`,
+        order by p.score desc, p.doc`,
       db,
     );
   }
@@ -129,9 +130,9 @@ export async function searchStreams(
           from stream_search
           where stream_search match ${fts5Query(request.terms)}
             and (status = 'live' or (status = 'scheduled' and scheduled_at >= ${from}))
-          order by rowid desc limit ${CANDIDATES}
+          order by rowid limit ${CANDIDATES}
         ), page as (
-          select doc, score, live from hits order by live desc, score desc, doc desc limit ${take} offset ${offset}
+          select doc, score, live from hits order by live desc, score desc, doc limit ${take} offset ${offset}
         )
         select c.total, ${columns}
         from (select count(*) as total from hits) c
@@ -139,7 +140,7 @@ export async function searchStreams(
         left join stream_search_docs d on d.rowid = p.doc
         left join streams t on t.id = d.item_id
         left join users u on u.id = t.creator_id
-        order by p.live desc, p.score desc, p.doc desc`,
+        order by p.live desc, p.score desc, p.doc`,
       db,
     );
   }
@@ -177,14 +178,14 @@ export async function searchChannels(db: Db, request: PageRequest): Promise<Hits
       ? sql<Counted<ChannelRow>>`
         with hits as materialized (
           select rowid as doc from channel_search
-          where channel_search match ${fts5Query(request.terms)} order by rowid desc limit ${CANDIDATES}
-        ), page as (select doc from hits order by doc desc limit ${take} offset ${offset})
+          where channel_search match ${fts5Query(request.terms)} order by rowid limit ${CANDIDATES}
+        ), page as (select doc from hits order by doc limit ${take} offset ${offset})
         select c.total, ${columns}
         from (select count(*) as total from hits) c
         left join page p on 1 = 1
         left join channel_search_docs d on d.rowid = p.doc
         left join users u on u.id = d.item_id
-        order by p.doc desc`
+        order by p.doc`
       : sql<Counted<ChannelRow>>`
         with hits as (
           select id, created_at, name from users

@@ -1,15 +1,17 @@
 // Migration 2026-11-26-076 on SQLite (PostgreSQL's index is unchanged): a catalogue indexed
 // before it is searched the same after it (the FTS tables made again under the same rowids, with
 // their prefix indexes and a stream's status and time), the triggers keep indexing new writes,
-// and going back down leaves 020's index working.
+// and going back down leaves 020's index working. Migration 087 (newest documents numbered
+// first) keeps which matches are searched and their order.
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { test } from 'node:test';
 import { migrateTo, migrateToLatest, openDatabase } from '../../src/db/database.ts';
 import { systemClock } from '../../src/shared/clock.ts';
 import { PublicUrls } from '../../src/shared/public-urls.ts';
+import { CANDIDATES } from '../../src/search/search.repository.ts';
 import { SearchService } from '../../src/search/search.service.ts';
-import { createTestDatabase } from '../helpers/databases.ts';
+import { createTestDatabase, DIALECTS } from '../helpers/databases.ts';
 import { seedStreams, seedVideos } from '../helpers/seed.ts';
 
 const BEFORE = '2026-11-26-075-video-thumbnail-at';
@@ -80,3 +82,40 @@ test('sqlite: a catalogue indexed before 076 is found the same after it, and aft
   }>`select count(*) as n from video_search where video_search match 'speedrun'`.execute(db);
   assert.equal(matches.rows[0]?.n, 3);
 });
+
+for (const dialect of DIALECTS) {
+  test(`${dialect}: the newest matches are the ones searched, newest first among equals, before and after 087`, async (t) => {
+    const database = await createTestDatabase(dialect);
+    t.after(() => database.drop());
+    const handle = openDatabase(database.url);
+    t.after(() => handle.close());
+    const db = handle.db;
+    // Indexed before 2026-11-26-087 renumbered the documents, then more after it.
+    await migrateTo(db, '2026-11-26-086-stream-lease-health');
+    await db.insertInto('users').values({ id: 'usr_many', name: 'Marathoner', created_at: 1 }).execute();
+    const older = await seedVideos(db, CANDIDATES, (i) => ({
+      creator_id: 'usr_many',
+      title: `Marathon ${i}`,
+    }));
+    await migrateToLatest(db);
+    const newer = await seedVideos(db, 30, (i) => ({
+      creator_id: 'usr_many',
+      title: `Marathon late ${i}`,
+      published_at: 1_800_000_000_000 + i * 1000,
+    }));
+    const search = new SearchService(db, systemClock, new PublicUrls('http://127.0.0.1', 1935), {
+      cacheMs: 0,
+    });
+    const page = async (number: number) => {
+      const results = await search.search({ text: 'marathon', kind: 'videos', page: number });
+      assert.ok(results);
+      return { total: results.videos.total, ids: results.videos.rows.map((row) => row.id) };
+    };
+    const first = await page(1);
+    assert.equal(first.total, CANDIDATES, 'bounded to the candidates');
+    assert.deepEqual(first.ids, newer.toReversed().slice(0, 20), 'the newest first');
+    const last = await page(CANDIDATES / 20);
+    // The 30 newest and then the newest of the older ones: the oldest 30 are not candidates.
+    assert.deepEqual(last.ids, older.toReversed().slice(150, 170));
+  });
+}

@@ -25,6 +25,7 @@ import * as streamLeases from './2026-11-26-080-stream-leases.ts';
 import * as searchPrefixIndex from './2026-11-26-076-search-prefix-index.ts';
 import * as streamKeySecretTag from './2026-11-26-085-stream-key-secret-tag.ts';
 import * as streamLeaseHealth from './2026-11-26-086-stream-lease-health.ts';
+import * as searchNewestFirst from './2026-11-26-087-search-newest-first.ts';
 
 // Migrations run in the order of their names; a new one is a new dated file added here.
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26-080-stream-leases': streamLeases,
   '2026-11-26-085-stream-key-secret-tag': streamKeySecretTag,
   '2026-11-26-086-stream-lease-health': streamLeaseHealth,
+  '2026-11-26-087-search-newest-first': searchNewestFirst,
 };
