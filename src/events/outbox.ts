@@ -1,5 +1,5 @@
 import type { Db } from '../db/database.ts';
-import { newId } from '../shared/ids.ts';
+import { newTimeOrderedId } from '../shared/ids.ts';
 import type { EventType } from './event-types.ts';
 import { announceOutboxWrite } from './outbox-signal.ts';
 
@@ -16,7 +16,7 @@ export interface NewEvent {
  * event reports, so the two are committed together or not at all.
  */
 export async function recordEvent(trx: Db, event: NewEvent): Promise<string> {
-  const id = newId('evt');
+  const id = newTimeOrderedId('evt');
   await trx
     .insertInto('events')
     .values({

@@ -2,7 +2,7 @@
 // account, and marks the events dispatched, in one transaction.
 import type { Db } from '../../db/database.ts';
 import * as outbox from '../../events/outbox.repository.ts';
-import { newId } from '../../shared/ids.ts';
+import { newTimeOrderedId } from '../../shared/ids.ts';
 import * as deliveries from './delivery.repository.ts';
 import { findActiveWebhooksOf } from '../webhook.repository.ts';
 
@@ -38,7 +38,7 @@ export async function fanOutOnce(db: Db, now: number): Promise<number> {
     const webhooks = await findActiveWebhooksOf(trx, accounts);
     const rows = events.flatMap((event) =>
       subscribersOf(event, webhooks).map((webhookId) => ({
-        id: newId('dlv'),
+        id: newTimeOrderedId('dlv'),
         event_id: event.id,
         webhook_id: webhookId,
       })),

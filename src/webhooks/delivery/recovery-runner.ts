@@ -2,7 +2,7 @@
 // one transaction that also moves the recovery's position past the batch, so every event of
 // the window is considered exactly once per recovery, even if workers stop or several run.
 import type { Db } from '../../db/database.ts';
-import { newId } from '../../shared/ids.ts';
+import { newTimeOrderedId } from '../../shared/ids.ts';
 import { subscribersOf } from './fan-out.ts';
 import * as recoveries from './recovery.repository.ts';
 
@@ -50,7 +50,7 @@ export async function runRecoveryStep(db: Db, now: number): Promise<boolean> {
       const done = delivery
         ? await recoveries.requeueDelivery(trx, delivery.id, dueAt, now)
         : await recoveries.insertRecoveredDelivery(trx, {
-            id: newId('dlv'),
+            id: newTimeOrderedId('dlv'),
             event_id: event.id,
             webhook_id: webhook.id,
             dueAt,
