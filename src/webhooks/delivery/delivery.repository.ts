@@ -91,43 +91,41 @@ export interface ClaimRequest {
  * the rows are locked and other workers skip them.
  */
 // Compiled once per dialect and claim size (a claim runs for each webhook of every cycle).
-const claimQuery = compiledQuery(
-  (db, request: Omit<ClaimRequest, 'limit'>, { limit }: { limit: number }) => {
-    let due = db
-      .selectFrom('webhook_deliveries')
-      .select('webhook_deliveries.id')
-      .where('webhook_id', '=', request.webhookId)
-      .where('status', '=', PENDING)
-      .where('next_attempt_at', '<=', request.now)
-      .where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('webhooks')
-            .select('webhooks.id')
-            .where('webhooks.id', '=', request.webhookId)
-            .where('webhooks.status', '=', sql.lit('active')),
-        ),
-      )
-      .orderBy('next_attempt_at', 'asc')
-      .limit(literalLimit(limit));
-    if (dialectOf(db) === 'postgres') due = due.forUpdate('webhook_deliveries').skipLocked();
-    return (
-      db
-        .updateTable('webhook_deliveries')
-        .set((eb) => ({
-          status: sql.lit('sending'),
-          attempt_count: eb('attempt_count', '+', sql.lit(1)),
-          locked_until: request.leaseUntil,
-          lease_token: request.leaseToken,
-          updated_at: request.now,
-        }))
-        // Only the primary key here: a status test would tempt SQLite into scanning by status.
-        // The subquery already requires pending (PostgreSQL re-checks it on the locked rows).
-        .where('id', 'in', due)
-        .returning(['id', 'event_id', 'webhook_id', 'attempt_count'])
-    );
-  },
-);
+const claimQuery = compiledQuery((db, request: Omit<ClaimRequest, 'limit'>, { limit }: { limit: number }) => {
+  let due = db
+    .selectFrom('webhook_deliveries')
+    .select('webhook_deliveries.id')
+    .where('webhook_id', '=', request.webhookId)
+    .where('status', '=', PENDING)
+    .where('next_attempt_at', '<=', request.now)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('webhooks')
+          .select('webhooks.id')
+          .where('webhooks.id', '=', request.webhookId)
+          .where('webhooks.status', '=', sql.lit('active')),
+      ),
+    )
+    .orderBy('next_attempt_at', 'asc')
+    .limit(literalLimit(limit));
+  if (dialectOf(db) === 'postgres') due = due.forUpdate('webhook_deliveries').skipLocked();
+  return (
+    db
+      .updateTable('webhook_deliveries')
+      .set((eb) => ({
+        status: sql.lit('sending'),
+        attempt_count: eb('attempt_count', '+', sql.lit(1)),
+        locked_until: request.leaseUntil,
+        lease_token: request.leaseToken,
+        updated_at: request.now,
+      }))
+      // Only the primary key here: a status test would tempt SQLite into scanning by status.
+      // The subquery already requires pending (PostgreSQL re-checks it on the locked rows).
+      .where('id', 'in', due)
+      .returning(['id', 'event_id', 'webhook_id', 'attempt_count'])
+  );
+});
 
 export async function claimDueDeliveries(db: Db, request: ClaimRequest): Promise<Claim[]> {
   if (request.limit <= 0) return [];
