@@ -18,6 +18,8 @@ export class RealtimeFeed {
   private readonly audioSocket = dgram.createSocket('udp4');
   private readonly videoTimeline = new RtpTimeline(VIDEO_SSRC, VIDEO_FRAME_TICKS);
   private readonly audioTimeline = new RtpTimeline(AUDIO_SSRC, AUDIO_FRAME_TICKS);
+  /** The H.264 profile_idc sent (the answer names a format that covers it). */
+  profile: number | undefined;
   /** Whether a publish is sending media now (set by the output, cleared when it ends). */
   publishing = false;
   /** Epoch ms of the last keyframe seen, for the bench and the logs. */

@@ -110,7 +110,7 @@ export class RealtimeHub {
     }
     let offer;
     try {
-      offer = parseWhepOffer(sdp);
+      offer = parseWhepOffer(sdp, feed.profile);
     } catch (error) {
       if (error instanceof OfferError)
         throw this.refuse('bad_offer', streamId, new AppError('invalid_sdp', error.message));

@@ -58,7 +58,6 @@ export class RealtimeOutput implements PublishOutput {
   async open(publish: PublishInfo): Promise<OutputRun | undefined> {
     if (publish.latencyMode !== 'realtime') return undefined;
     const { hub } = this.options;
-    hub.useLogger(publish.logger);
     const { feed, videoPort, audioPort } = await hub.attach(publish.streamId);
     const run = new RealtimeRun({
       ...this.options,
@@ -68,6 +67,10 @@ export class RealtimeOutput implements PublishOutput {
       audioPort,
       onRestart: () => {
         feed.restarted();
+      },
+      onDecision: (decision) => {
+        // Re-encoded pictures are Baseline; copied ones keep the encoder's profile.
+        feed.profile = decision.mode === 'copy' ? decision.profile : 66;
       },
     });
     void run.finished.then(() => {
@@ -92,8 +95,10 @@ export function decideVideo(
 ): RealtimeVideoDecision {
   if (codec !== 7) return { mode: 'encode', reason: 'codec', profile };
   if (sawBFrames) return { mode: 'encode', reason: 'b_frames', profile };
-  // Baseline (66, with Constrained Baseline) and Main (77) are what browsers offer to receive.
-  if (profile !== 66 && profile !== 77) return { mode: 'encode', reason: 'profile', profile };
+  // Baseline (66), Main (77) and High (100) without B-frames are what browsers decode; High
+  // 10, 4:2:2 and 4:4:4 encodes (110, 122, 244) are not offered for receiving by all of them.
+  if (profile !== 66 && profile !== 77 && profile !== 100)
+    return { mode: 'encode', reason: 'profile', profile };
   return { mode: 'copy', reason: undefined, profile };
 }
 
@@ -189,6 +194,7 @@ class RealtimeRun implements OutputRun {
     videoPort: number;
     audioPort: number;
     onRestart: () => void;
+    onDecision: (decision: RealtimeVideoDecision) => void;
   };
   private header: Buffer | undefined;
   private videoConfig: Buffer | undefined;
@@ -251,6 +257,7 @@ class RealtimeRun implements OutputRun {
     const decision = decideVideo(profile, codec, this.sawBFrames);
     this.decision = decision;
     this.options.health.realtime(this.options.streamId, decision);
+    this.options.onDecision(decision);
     this.options.logger.info(
       { video: decision.mode, reason: decision.reason, profile },
       decision.mode === 'copy'

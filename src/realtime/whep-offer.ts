@@ -33,10 +33,20 @@ interface Section {
   extmap: Map<string, number>;
 }
 
-// profile_idc 0x42 (Baseline, Constrained Baseline with constraint_set1) and 0x4d (Main).
-const PROFILE_PREFERENCE = ['42e0', '4200', '4d00'];
+/**
+ * The offered H.264 formats to answer with, best first, for the profile the stream is sent in
+ * (profile_idc: 66 Baseline, 77 Main, 100 High): the smallest offered profile that covers it.
+ * Chromium offers Constrained Baseline (42e0), Baseline (4200), Main (4d00) and High 4:4:4
+ * (f400) but not High (6400); its decoder plays High under f400. Unknown profiles (the
+ * re-encoded picture is Baseline) take Baseline first.
+ */
+function profilePreference(streamProfile: number | undefined): string[] {
+  if (streamProfile === 100) return ['6400', 'f400', '4d00', '42e0', '4200'];
+  if (streamProfile === 77) return ['4d00', '6400', 'f400', '42e0', '4200'];
+  return ['42e0', '4200', '4d00', '6400', 'f400'];
+}
 
-export function parseWhepOffer(sdp: string): WhepOffer {
+export function parseWhepOffer(sdp: string, streamProfile?: number): WhepOffer {
   if (!sdp.startsWith('v=0')) throw new OfferError('The body is not an SDP offer (it must start with v=0).');
   const lines = sdp.split(/\r?\n/);
   if (lines.length > MAX_LINES) throw new OfferError(`The offer has more than ${MAX_LINES} lines.`);
@@ -78,7 +88,7 @@ export function parseWhepOffer(sdp: string): WhepOffer {
   if (!fingerprint) throw new OfferError('The offer has no DTLS fingerprint (a=fingerprint).');
   const videoSection = sections.find((s) => s.kind === 'video');
   if (!videoSection) throw new OfferError('The offer has no video media section.');
-  const video = pickH264(videoSection);
+  const video = pickH264(videoSection, profilePreference(streamProfile));
   const audioSection = sections.find((s) => s.kind === 'audio');
   const audio = audioSection ? pickOpus(audioSection) : undefined;
   const delayId = videoSection.extmap.get(PLAYOUT_DELAY_URI);
@@ -102,7 +112,7 @@ function midOf(section: Section): string {
   return section.mid;
 }
 
-function pickH264(section: Section): Omit<WhepOffer['video'], 'playoutDelayId'> {
+function pickH264(section: Section, preference: string[]): Omit<WhepOffer['video'], 'playoutDelayId'> {
   if (!receiving(section)) throw new OfferError('The offer does not receive video (recvonly or sendrecv).');
   const mid = midOf(section);
   let best: { payloadType: number; profileLevelId: string; rank: number } | undefined;
@@ -117,13 +127,13 @@ function pickH264(section: Section): Omit<WhepOffer['video'], 'playoutDelayId'> 
     if (params.get('packetization-mode') !== '1') continue;
     const profileLevelId = params.get('profile-level-id') ?? '';
     if (!/^[0-9a-f]{6}$/.test(profileLevelId)) continue;
-    const rank = PROFILE_PREFERENCE.indexOf(profileLevelId.slice(0, 4));
+    const rank = preference.indexOf(profileLevelId.slice(0, 4));
     if (rank < 0) continue;
     if (!best || rank < best.rank) best = { payloadType, profileLevelId, rank };
   }
   if (!best)
     throw new OfferError(
-      'The offer has no H.264 video the stream can be sent as (Baseline or Main profile, packetization-mode=1).',
+      'The offer has no H.264 video the stream can be sent as (Baseline, Main or High profile, packetization-mode=1).',
     );
   return { mid, payloadType: best.payloadType, profileLevelId: best.profileLevelId };
 }

@@ -24,8 +24,9 @@ export interface WhepRoutesOptions {
 }
 
 export const whepRoutes: FastifyPluginAsyncTypebox<WhepRoutesOptions> = async (app, { db, realtime }) => {
+  // Trickle ICE fragments (PATCH) are read only to be answered 405.
   app.addContentTypeParser(
-    'application/sdp',
+    ['application/sdp', 'application/trickle-ice-sdpfrag'],
     { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES },
     (_r, body, done) => {
       done(null, body);

@@ -432,6 +432,7 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
     logger: logger ?? createLogger('silent'),
     ...(options.presencePerMinute === undefined ? {} : { presencePerMinute: options.presencePerMinute }),
   });
+  if (logger) services.realtime.useLogger(logger);
   const app = await buildApp({
     services,
     rateLimits: options.rateLimits ?? new MemoryRateLimitStore(),

@@ -8,6 +8,7 @@ import type { Page } from 'playwright-core';
 import { launchBrowser, WEBRTC_LOOPBACK_ARGS, waitUntilPlaying } from '../helpers/media-browser.ts';
 import { startMediaServer } from '../helpers/media-server.ts';
 import { probe, pushTestPattern } from '../helpers/media-tools.ts';
+import { pushEncoder } from '../helpers/encoder-push.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 /** The page's transport (data-transport on the player box) and its WebRTC decoder's count. */
@@ -100,4 +101,46 @@ test('a realtime stream plays over WebRTC, falls back to HLS past capacity, and 
   const kinds = measured.streams.map((s) => `${s.codec_type}:${s.codec_name}`).sort();
   assert.deepEqual(kinds, ['audio:aac', 'video:h264']);
   assert.ok(measured.durationSeconds > 5, `recording of ${measured.durationSeconds} s`);
+});
+
+test('an encoder without B-frames is sent to WebRTC viewers as it is (no re-encode, no warning)', async (t) => {
+  const server = await startMediaServer(t, { dialect: 'sqlite' });
+  const creator = await server.createAccount();
+  const stream = await server.createStream(creator, { latency_mode: 'realtime', record: false });
+  // What OBS sends with bframes=0: High profile, a keyframe a second.
+  const push = pushEncoder(`${stream.ingest.rtmp_url}/${stream.ingest.stream_key}`, 120, {
+    video: [
+      ...['-c:v', 'libx264', '-preset', 'veryfast', '-tune', 'zerolatency', '-profile:v', 'high'],
+      ...['-pix_fmt', 'yuv420p', '-g', '30', '-sc_threshold', '0'],
+    ],
+    size: '640x360',
+  });
+  t.after(() => {
+    push.stop();
+  });
+  await waitFor(
+    async () =>
+      (await server.request('GET', `/v1/streams/${stream.id}`, { key: creator.readKey })).body.status ===
+        'live' || undefined,
+    { timeoutMs: 30_000, what: 'the stream to go live' },
+  );
+  const browser = await launchBrowser(t, WEBRTC_LOOPBACK_ARGS);
+  const page = await browser.newPage();
+  await page.goto(`${server.origin}/watch/${stream.id}`);
+  await waitFor(async () => (await transportOf(page)) === 'webrtc' || undefined, {
+    timeoutMs: 30_000,
+    what: 'the viewer to play over WebRTC',
+  });
+  await waitUntilPlaying(page, 1, 30_000);
+  assert.ok((await framesDecoded(page)) > 10);
+  assert.ok(server.logs.some((line) => line.includes('sent to WebRTC viewers as the encoder made it')));
+  const detail = await server.request('GET', `/v1/streams/${stream.id}`, { key: creator.writeKey });
+  const codes = (detail.body.ingest.health.warnings as { code: string }[]).map((w) => w.code);
+  assert.ok(!codes.includes('realtime_reencoded'), JSON.stringify(codes));
+  // Leaving the page ends its session (DELETE on pagehide).
+  await page.close();
+  await waitFor(() => server.services.realtime.viewerCount === 0 || undefined, {
+    timeoutMs: 10_000,
+    what: 'the session to end when the page closes',
+  });
 });

@@ -98,7 +98,7 @@ export type RealtimeReencodeReason = 'b_frames' | 'profile' | 'codec';
 
 const REENCODE_CAUSES: Record<RealtimeReencodeReason, string> = {
   b_frames: 'The encoder sends B-frames, which WebRTC players cannot take',
-  profile: 'The encoder sends H.264 High profile, which WebRTC players are not offered',
+  profile: 'The encoder sends an H.264 profile WebRTC players do not take (High 10, 4:2:2 or 4:4:4)',
   codec: 'The encoder sends a video codec other than H.264',
 };
 
@@ -106,6 +106,6 @@ const REENCODE_CAUSES: Record<RealtimeReencodeReason, string> = {
 export function realtimeReencodedWarning(reason: RealtimeReencodeReason): HealthWarning {
   return {
     code: 'realtime_reencoded',
-    message: `${REENCODE_CAUSES[reason]}, so the server re-encodes the realtime (WebRTC) picture: a little more delay and lower quality. In OBS, set Settings > Output > Encoder to x264 with Profile "main" (or "baseline") and x264 Options "bframes=0"; with NVENC, QuickSync or AMF set Max B-frames to 0 and Profile to main. Keep the Keyframe Interval at 1 s.`,
+    message: `${REENCODE_CAUSES[reason]}, so the server re-encodes the realtime (WebRTC) picture: a little more delay and lower quality. In OBS (Settings > Output, Output Mode: Advanced), with x264 enter "bframes=0" in x264 Options and choose Profile "high" or "main"; with NVENC, QuickSync or AMF set Max B-frames to 0; keep the color format NV12 (8-bit 4:2:0). Keep the Keyframe Interval at 1 s.`,
   };
 }
