@@ -30,7 +30,7 @@ export class RealtimeFeed {
   constructor(streamId: string) {
     this.streamId = streamId;
     this.videoSocket.on('message', (packet, from) => {
-      if (!fromLoopback(from.address) || !isRtp(packet)) return;
+      if (!this.accepts(packet, from.address, this.videoSource)) return;
       this.videoTimeline.rewrite(packet);
       if (startsKeyframe(packet)) this.lastKeyframeAt = Date.now();
       this.packets++;
@@ -38,7 +38,7 @@ export class RealtimeFeed {
       for (const viewer of this.viewers) viewer.sendVideo(packet, perGroup);
     });
     this.audioSocket.on('message', (packet, from) => {
-      if (!fromLoopback(from.address) || !isRtp(packet)) return;
+      if (!this.accepts(packet, from.address, this.audioSource)) return;
       this.audioTimeline.rewrite(packet);
       const perGroup = new Map<string, Buffer>();
       for (const viewer of this.viewers) viewer.sendAudio(packet, perGroup);
@@ -64,6 +64,21 @@ export class RealtimeFeed {
     this.videoSocket.unref();
     this.audioSocket.unref();
     return { videoPort: this.videoSocket.address().port, audioPort: this.audioSocket.address().port };
+  }
+
+  /**
+   * The SSRCs the current ffmpeg run sends with (chosen by the output, given to ffmpeg): any
+   * other datagram at the feed's ports, from another local process, is dropped.
+   */
+  private videoSource = -1;
+  private audioSource = -1;
+  expect(videoSsrc: number, audioSsrc: number): void {
+    this.videoSource = videoSsrc;
+    this.audioSource = audioSsrc;
+  }
+
+  private accepts(packet: Buffer, address: string, ssrc: number): boolean {
+    return fromLoopback(address) && isRtp(packet) && packet.readUInt32BE(8) === ssrc;
   }
 
   /** A new ffmpeg run: every viewer waits for its first keyframe. */

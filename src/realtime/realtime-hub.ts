@@ -16,6 +16,7 @@ import { OfferError, parseWhepOffer } from './whep-offer.ts';
 export const DEFAULT_MAX_VIEWERS = 200;
 /** Sessions still connecting per client address: a flood of offers from one place is refused. */
 const MAX_CONNECTING_PER_ADDRESS = 4;
+
 const CONNECT_TIMEOUT_MS = 15_000;
 /** How long a feed outlives its publish, so viewers stay connected across an encoder reconnect. */
 const FEED_GRACE_MS = 60_000;
@@ -27,6 +28,8 @@ export interface RealtimeOptions {
   network?: ViewerNetwork;
   connectTimeoutMs?: number;
   feedGraceMs?: number;
+  /** Sessions one client address may have connecting at once (4 unless given). */
+  maxConnectingPerAddress?: number;
 }
 
 export class RealtimeHub {
@@ -34,6 +37,7 @@ export class RealtimeHub {
   private readonly network: ViewerNetwork;
   private readonly connectTimeoutMs: number;
   private readonly feedGraceMs: number;
+  private readonly maxConnectingPerAddress: number;
   private readonly feeds = new Map<string, RealtimeFeed>();
   private readonly graceTimers = new Map<string, NodeJS.Timeout>();
   private readonly sessions = new Map<string, ViewerSession>();
@@ -44,6 +48,7 @@ export class RealtimeHub {
     this.network = options.network ?? {};
     this.connectTimeoutMs = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
     this.feedGraceMs = options.feedGraceMs ?? FEED_GRACE_MS;
+    this.maxConnectingPerAddress = options.maxConnectingPerAddress ?? MAX_CONNECTING_PER_ADDRESS;
     setRealtimeViewersSource(() => this.sessions.size);
   }
 
@@ -127,10 +132,10 @@ export class RealtimeHub {
     let connecting = 0;
     for (const session of this.sessions.values())
       if (session.address === address && session.state === 'connecting') connecting++;
-    if (connecting >= MAX_CONNECTING_PER_ADDRESS) {
+    if (connecting >= this.maxConnectingPerAddress) {
       const refusal = new AppError(
         'rate_limit_exceeded',
-        `Too many WebRTC sessions from this address are still connecting (at most ${MAX_CONNECTING_PER_ADDRESS}).`,
+        `Too many WebRTC sessions from this address are still connecting (at most ${this.maxConnectingPerAddress}).`,
       );
       refusal.retryAfterSeconds = Math.ceil(this.connectTimeoutMs / 1000);
       throw this.refuse('connecting_limit', streamId, refusal);

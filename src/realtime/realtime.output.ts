@@ -13,6 +13,7 @@
 // unread by ffmpeg, media is dropped up to the next keyframe), and an ffmpeg that exits is
 // started again from the next keyframe, a few times.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
 import type { Logger } from 'pino';
 import type { IngestHealthBoard } from '../ingest/health/health-board.ts';
@@ -68,6 +69,9 @@ export class RealtimeOutput implements PublishOutput {
       onRestart: () => {
         feed.restarted();
       },
+      onSources: (ssrcs) => {
+        feed.expect(ssrcs.video, ssrcs.audio);
+      },
       onDecision: (decision) => {
         // Re-encoded pictures are Baseline; copied ones keep the encoder's profile.
         feed.profile = decision.mode === 'copy' ? decision.profile : 66;
@@ -107,6 +111,7 @@ export function realtimeArgs(
   decision: RealtimeVideoDecision,
   ports: { video: number; audio: number },
   audio: boolean,
+  ssrcs: { video: number; audio: number },
 ): string[] {
   const rtp = (port: number) => `rtp://127.0.0.1:${port}?rtcpport=${port}&pkt_size=1200`;
   const video =
@@ -157,6 +162,8 @@ export function realtimeArgs(
     '-map',
     '0:v:0',
     ...video,
+    '-ssrc',
+    String(ssrcs.video),
     '-f',
     'rtp',
     rtp(ports.video),
@@ -176,6 +183,8 @@ export function realtimeArgs(
           '48000',
           '-ac',
           '2',
+          '-ssrc',
+          String(ssrcs.audio),
           '-f',
           'rtp',
           rtp(ports.audio),
@@ -195,6 +204,7 @@ class RealtimeRun implements OutputRun {
     audioPort: number;
     onRestart: () => void;
     onDecision: (decision: RealtimeVideoDecision) => void;
+    onSources: (ssrcs: { video: number; audio: number }) => void;
   };
   private header: Buffer | undefined;
   private videoConfig: Buffer | undefined;
@@ -270,12 +280,16 @@ class RealtimeRun implements OutputRun {
 
   private start(): void {
     if (!this.decision) return;
+    // Each run's own SSRCs: the feed takes only these (nothing else sending to its ports).
+    const ssrcs = { video: positiveSsrc(), audio: positiveSsrc() };
+    this.options.onSources(ssrcs);
     const ffmpeg = spawn(
       this.options.ffmpegPath,
       realtimeArgs(
         this.decision,
         { video: this.options.videoPort, audio: this.options.audioPort },
         this.audioConfig !== undefined,
+        ssrcs,
       ),
       { stdio: ['pipe', 'ignore', 'pipe'] },
     );
@@ -346,4 +360,9 @@ class RealtimeRun implements OutputRun {
       setTimeout(() => ffmpeg.kill('SIGKILL'), 3000).unref();
     }
   }
+}
+
+/** An SSRC ffmpeg's -ssrc takes (a positive int). */
+function positiveSsrc(): number {
+  return 1 + (randomBytes(4).readUInt32BE(0) % 0x7ffffffe);
 }

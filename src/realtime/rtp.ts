@@ -6,12 +6,13 @@
 /** The smallest RTP packet: the fixed header. */
 export const RTP_HEADER_BYTES = 12;
 
-/** Whether a datagram is a plausible RTP packet (version 2, not RTCP, long enough). */
+/** Whether a datagram is a plausible RTP packet (version 2, not RTCP, its header and a payload within it). */
 export function isRtp(packet: Buffer): boolean {
   if (packet.length < RTP_HEADER_BYTES || (packet[0] ?? 0) >> 6 !== 2) return false;
   // RTCP packet types 192-223 would read as payload types 64-95 with the marker set.
   const type = packet[1] ?? 0;
-  return !(type >= 192 && type <= 223);
+  if (type >= 192 && type <= 223) return false;
+  return payloadOffset(packet) > 0;
 }
 
 /** Where the payload of an RTP packet starts (after CSRCs and a header extension), or -1. */

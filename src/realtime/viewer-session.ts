@@ -18,6 +18,8 @@ const { PeerConnection: RtcPeerConnection, Video, Audio, RtcpNackResponder } = n
 const NACK_HISTORY = 512;
 /** How long ICE gathering may take before the answer goes out with what it has. */
 const GATHER_TIMEOUT_MS = 2_000;
+/** Refused sends after which a session is ended (a second or two of media). */
+const MAX_SEND_ERRORS = 500;
 
 export const VIDEO_SSRC = 0x5452_0001;
 export const AUDIO_SSRC = 0x5452_0002;
@@ -43,6 +45,8 @@ export class ViewerSession {
   /** Video is held until a keyframe begins. */
   private videoStarted = false;
   state: SessionState = 'connecting';
+  /** Packets libdatachannel refused to send. */
+  sendErrors = 0;
   private readonly onClose: (session: ViewerSession) => void;
   private closeTimer: NodeJS.Timeout | undefined;
 
@@ -133,7 +137,7 @@ export class ViewerSession {
       out = forViewer(packet, payloadType, playoutDelayId);
       perGroup.set(key, out);
     }
-    track.sendMessageBinary(out);
+    this.send(track, out);
   }
 
   sendAudio(packet: Buffer, perGroup: Map<string, Buffer>): void {
@@ -146,7 +150,18 @@ export class ViewerSession {
       out = forViewer(packet, offered.payloadType, undefined);
       perGroup.set(key, out);
     }
-    track.sendMessageBinary(out);
+    this.send(track, out);
+  }
+
+  /** Sends one packet; libdatachannel's refusals (an SRTP context torn down under hostile DTLS) are counted, never thrown. */
+  private send(track: Track, packet: Buffer): void {
+    try {
+      track.sendMessageBinary(packet);
+    } catch {
+      this.sendErrors++;
+      // A session that keeps failing to send is gone for its viewer: it ends.
+      if (this.sendErrors >= MAX_SEND_ERRORS) this.close();
+    }
   }
 
   /** Video must wait for the next keyframe again (the feed's source changed). */
