@@ -35,6 +35,8 @@ export interface RealtimeFigures {
     packetsPerSecondPerViewer: number;
   }[];
   viewersPerCore: number;
+  /** The largest viewer count at which every viewer still got the whole stream (the figure's range). */
+  fullRateUpTo: number;
   opus: { cpuShareOfOneCore: number; seconds: number };
   /** The stream's own realtime ffmpeg in the service (H.264 copy and AAC to Opus), in cores. */
   realtimeFfmpegCores: number;
@@ -295,9 +297,16 @@ export async function benchRealtime(options: {
       log(`${target} viewers: service ${(serviceCores * 100).toFixed(1)}% of a core, ${receiving} receiving`);
     }
     for (const viewer of viewers.splice(0)) viewer.pc.close();
-    const last = viewerSteps.at(-1);
-    const first = viewerSteps[0];
-    // The marginal cost per viewer, from the first to the last step (the stream's own cost apart).
+    // Only steps where every viewer got the whole stream count: past them the viewers' core (or
+    // the service) no longer keeps up, and CPU per viewer would flatter the service.
+    const fullRate = (viewerSteps[0]?.packetsPerSecondPerViewer ?? 0) * 0.9;
+    const counted = viewerSteps.filter(
+      (step) => step.packetsPerSecondPerViewer >= fullRate && step.receiving === step.viewers,
+    );
+    const last = counted.at(-1);
+    const first = counted[0];
+    // The marginal cost per viewer, from the first to the last full-rate step (the stream's own
+    // cost, ingest and packaging, apart).
     const perViewer =
       last && first && last.viewers > first.viewers
         ? (last.serviceCores - first.serviceCores) / (last.viewers - first.viewers)
@@ -310,6 +319,7 @@ export async function benchRealtime(options: {
         'service pinned to core 0 (taskset), node-datachannel WHEP viewers and the 720p30 2 Mb/s pusher on core 1; service utime+stime over the window',
       viewerSteps,
       viewersPerCore: perViewer > 0 ? Math.round(1 / perViewer) : 0,
+      fullRateUpTo: last?.viewers ?? 0,
       opus: { cpuShareOfOneCore: Math.round(opusShare * 1000) / 1000, seconds: opusSeconds },
       realtimeFfmpegCores: Math.round(realtimeFfmpegCores * 1000) / 1000,
       caveat: 'measured on a shared 2-core machine (another helper and test runs): figures are lower bounds',
