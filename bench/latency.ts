@@ -23,13 +23,15 @@ import {
   startLatencyProbe,
   type LatencySample,
 } from '../test/helpers/latency-probe.ts';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/helpers/media-browser.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, WEBRTC_LOOPBACK_ARGS } from '../test/helpers/media-browser.ts';
 import { cli, startServer } from './processes.ts';
 
-export type LatencyMode = 'normal' | 'low';
+export type LatencyMode = 'normal' | 'low' | 'realtime';
 
-/** The issue's targets for the p50, in ms. */
-export const LATENCY_TARGET_MS: Record<LatencyMode, number> = { normal: 6000, low: 3500 };
+/** The issues' targets for the p50, in ms (issue 30's for realtime, played over WebRTC). */
+export const LATENCY_TARGET_MS: Record<LatencyMode, number> = { normal: 6000, low: 3500, realtime: 500 };
+/** And for the p90, where an issue set one. */
+export const LATENCY_P90_TARGET_MS: Partial<Record<LatencyMode, number>> = { realtime: 800 };
 
 export interface LatencyFigures {
   mode: LatencyMode;
@@ -43,7 +45,10 @@ export interface LatencyFigures {
   minMs: number;
   maxMs: number;
   targetMs: number;
-  /** The p50 is under the target. */
+  p90TargetMs: number | undefined;
+  /** How the page played: `webrtc` (WHEP) for realtime, `hls` otherwise. */
+  transport: string;
+  /** The p50 (and the p90, where set) is under the target. */
   met: boolean;
 }
 
@@ -81,7 +86,7 @@ export async function measureLatency(options: MeasureLatencyOptions): Promise<La
     const push = pushClockPattern(
       `${stream.ingest.rtmp_url}/${stream.ingest.stream_key}`,
       options.seconds + 120,
-      { keyframeSeconds: options.mode === 'low' ? 1 : 2 },
+      { keyframeSeconds: options.mode === 'normal' ? 2 : 1 },
     );
     cleanups.push(() => {
       push.stop();
@@ -99,7 +104,8 @@ export async function measureLatency(options: MeasureLatencyOptions): Promise<La
     const browser = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM_PATH,
       headless: true,
-      args: CHROMIUM_ARGS,
+      // WebRTC on loopback needs its candidates there (../shared/notes/webrtc.md).
+      args: options.mode === 'realtime' ? [...CHROMIUM_ARGS, ...WEBRTC_LOOPBACK_ARGS] : CHROMIUM_ARGS,
     });
     cleanups.push(async () => {
       await browser.close();
@@ -115,12 +121,19 @@ export async function measureLatency(options: MeasureLatencyOptions): Promise<La
       undefined,
       { timeout: 30_000, polling: 200 },
     );
+    const transport = String(
+      await page.evaluate(() => (globalThis as any).document.getElementById('player-box').dataset.transport),
+    );
+    if (options.mode === 'realtime' && transport !== 'webrtc')
+      throw new Error(`the realtime stream played over ${transport}, not WebRTC`);
     await startLatencyProbe(page);
     log(`Measuring ${options.mode} latency for ${options.seconds} s ...`);
     const { samples, unreadable } = await collect(page, options.seconds);
     const ms = samples.map((sample) => sample.ms);
     const p50Ms = Math.round(percentile(ms, 50));
     const targetMs = LATENCY_TARGET_MS[options.mode];
+    const p90Ms = Math.round(percentile(ms, 90));
+    const p90TargetMs = LATENCY_P90_TARGET_MS[options.mode];
     return {
       mode: options.mode,
       method: 'burned-in wall clock, read per shown frame in Chromium',
@@ -128,11 +141,13 @@ export async function measureLatency(options: MeasureLatencyOptions): Promise<La
       frames: ms.length,
       unreadable,
       p50Ms,
-      p90Ms: Math.round(percentile(ms, 90)),
+      p90Ms,
       minMs: Math.round(Math.min(...ms)),
       maxMs: Math.round(Math.max(...ms)),
       targetMs,
-      met: p50Ms < targetMs,
+      p90TargetMs,
+      transport,
+      met: p50Ms < targetMs && (p90TargetMs === undefined || p90Ms < p90TargetMs),
     };
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup();

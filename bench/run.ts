@@ -25,7 +25,11 @@
 //                                      taking turns: MB/s and the service's peak RSS
 //   npm run bench -- --mail            go-live mails to 10,000 subscribers through a loopback SMTP
 //                                      server (bench/mail.ts): time to live, mails/s
-//   npm run bench -- --latency         glass-to-glass latency of both latency modes only
+//   npm run bench -- --latency         glass-to-glass latency of the three latency modes only
+//                                      (realtime played over WebRTC, WHEP)
+//   npm run bench -- --realtime        WebRTC viewers per core (service pinned to one core,
+//                                      node-datachannel viewers on the other) and the CPU of the
+//                                      AAC-to-Opus step per stream (bench/realtime.ts)
 //                                      (2 minutes each, 20 s with --quick)
 //   npm run bench -- --scale           scale-out only: 1 and 2 API processes and workers on
 //                                      PostgreSQL + Redis (bench/scale.ts; needs TEST_POSTGRES_URL
@@ -76,6 +80,7 @@ import { benchEdge } from './edge.ts';
 import { benchIngest } from './ingest.ts';
 import { benchIngestAbr } from './ingest-abr.ts';
 import { measureLatency } from './latency.ts';
+import { benchRealtime } from './realtime.ts';
 import { benchMedia } from './media.ts';
 import { benchPages } from './pages.ts';
 import { benchScale } from './scale.ts';
@@ -114,6 +119,7 @@ const { values: flags } = parseArgs({
     'no-deliveries': { type: 'boolean', default: false },
     ingest: { type: 'boolean', default: false },
     latency: { type: 'boolean', default: false },
+    realtime: { type: 'boolean', default: false },
     media: { type: 'boolean', default: false },
     pages: { type: 'boolean', default: false },
     edge: { type: 'boolean', default: false },
@@ -482,10 +488,10 @@ function summary(result: RunResult): string {
 }
 
 let passed = true;
-/** Glass-to-glass latency of both modes, one after the other (bench/latency.ts). */
+/** Glass-to-glass latency of the three modes, one after the other (bench/latency.ts). */
 async function benchLatency(): Promise<boolean> {
   let met = true;
-  for (const mode of ['normal', 'low'] as const) {
+  for (const mode of ['normal', 'low', 'realtime'] as const) {
     const figures = await measureLatency({ mode, seconds: flags.quick ? 20 : 120, log });
     log(JSON.stringify(figures, null, 2));
     if (!figures.met) met = false;
@@ -556,6 +562,9 @@ if (flags.scale) {
   });
 } else if (flags.latency) {
   passed = await benchLatency();
+} else if (flags.realtime) {
+  log('Realtime over WebRTC (bench/realtime.ts):');
+  log(JSON.stringify(await benchRealtime({ quick: flags.quick, log }), null, 2));
 } else if (flags.mail) {
   log('Go-live mails (bench/mail.ts):');
   const figures = await benchMail();

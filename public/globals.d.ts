@@ -10,6 +10,13 @@ declare global {
       show(form: HTMLFormElement, subscribed: boolean): void;
       enhance(form: HTMLFormElement): void;
     };
+    /** public/realtime.js: WebRTC playback of a realtime stream over WHEP. */
+    tributaryRealtime?: {
+      play(
+        video: HTMLVideoElement,
+        whepUrl: string,
+      ): Promise<{ close(): void; ended: Promise<void>; pc: RTCPeerConnection }>;
+    };
     /** public/app.js: rewrites the <time data-local> elements under a node in the viewer's time zone. */
     tributaryLocalTimes?: (root: ParentNode) => void;
     /** public/app.js: how the dashboard's charts write times (uPlot axis values and legend). */

@@ -4,7 +4,7 @@
 // @ts-check
 /* global document, window, crypto, location, fetch, setInterval, clearInterval */
 
-/** @typedef {{ kind: 'stream' | 'video', id: string, title: string, status: string, reconnecting: boolean, viewer_count: number | null, peak_viewer_count: number | null, duration_seconds: number | null, playback_url: string | null, thumbnail_url: string | null, latency_mode: 'normal' | 'low' | null, info_url: string }} WatchInfo */
+/** @typedef {{ kind: 'stream' | 'video', id: string, title: string, status: string, reconnecting: boolean, viewer_count: number | null, peak_viewer_count: number | null, duration_seconds: number | null, playback_url: string | null, thumbnail_url: string | null, latency_mode: 'normal' | 'low' | 'realtime' | null, info_url: string }} WatchInfo */
 
 const POLL_MS = 5000;
 
@@ -114,10 +114,11 @@ function renderViewers(viewersEl) {
  * - initialLiveManifestSize: a page open when the stream goes live would start on its first
  *   segment with nothing to sync back to and stall at once (each stall moving the target back);
  *   waiting for two segments gives the sync distance to stand on.
- * @param {'normal' | 'low' | null} latencyMode
+ * A realtime stream's HLS (when WebRTC is refused or unavailable) is a `low` one.
+ * @param {'normal' | 'low' | 'realtime' | null} latencyMode
  */
 function playerConfigFor(latencyMode) {
-  if (latencyMode === 'low') {
+  if (latencyMode === 'low' || latencyMode === 'realtime') {
     return {
       lowLatencyMode: true,
       initialLiveManifestSize: 2,
@@ -144,6 +145,7 @@ function startPlayer(url) {
   // The scheduled stream's notice goes; the reconnecting one stays until the publisher is back.
   if (!showingReconnect) notice('');
   const source = new URL(url, location.href);
+  playerEl.dataset.transport = 'hls';
   if (window.Hls.isSupported()) {
     const hls = new window.Hls(playerConfigFor(info.latency_mode));
     setUpQuality(hls);
@@ -166,7 +168,66 @@ function startPlayer(url) {
   });
 }
 
+/**
+ * A live realtime stream plays over WebRTC (public/realtime.js) first; when the server refuses
+ * (its WebRTC capacity is reached, the stream is not sent over WebRTC here) or WebRTC fails,
+ * the page plays the stream's low-latency HLS instead, once, and says which it plays in the
+ * player element's data-transport (`webrtc` or `hls`) and, after a refusal, data-realtime-refused.
+ */
+let realtimeTried = false;
+/** The WebRTC session, while it plays. @type {{ close(): void } | undefined} */
+let realtimeSession;
+
+function startRealtime() {
+  realtimeTried = true;
+  started = true;
+  if (!showingReconnect) notice('');
+  playerEl.dataset.transport = 'connecting';
+  const realtime = window.tributaryRealtime;
+  const attempt = realtime
+    ? realtime.play(video, `/v1/streams/${encodeURIComponent(info.id)}/whep`)
+    : Promise.reject(Object.assign(new Error('no realtime script'), { code: 'unsupported' }));
+  attempt.then(
+    (session) => {
+      realtimeSession = session;
+      playerEl.dataset.transport = 'webrtc';
+      if (latencyEl) {
+        latencyEl.hidden = false;
+        latencyEl.textContent = 'Realtime';
+      }
+      void session.ended.then(() => {
+        if (realtimeSession !== session || removed) return;
+        realtimeSession = undefined;
+        fallBackToHls('ended');
+      });
+    },
+    (/** @type {unknown} */ error) => {
+      const code = error instanceof Error && 'code' in error ? String(error.code) : 'failed';
+      fallBackToHls(code);
+    },
+  );
+}
+
+/** @param {string} reason */
+function fallBackToHls(reason) {
+  playerEl.dataset.realtimeRefused = reason;
+  playerEl.dataset.transport = 'hls';
+  video.srcObject = null;
+  started = false;
+  maybeStart();
+}
+
 function maybeStart() {
+  if (
+    !started &&
+    !realtimeTried &&
+    info.kind === 'stream' &&
+    info.latency_mode === 'realtime' &&
+    info.status === 'live'
+  ) {
+    startRealtime();
+    return;
+  }
   if (info.playback_url === null) return;
   if (info.kind === 'video' || info.status === 'live' || info.status === 'ended') {
     startPlayer(info.playback_url);
@@ -176,6 +237,8 @@ function maybeStart() {
 /** The stream or video is gone (an operator removed it): the player stops and says so. */
 function showRemoved() {
   removed = true;
+  realtimeSession?.close();
+  realtimeSession = undefined;
   activeHls?.destroy();
   activeHls = undefined;
   video.pause();
@@ -312,6 +375,12 @@ function setUpQuality(hls) {
 /** A live stream's distance behind its newest media, as hls.js measures it. */
 function showLatency() {
   if (!latencyEl) return;
+  if (realtimeSession) {
+    // WebRTC plays as close to live as the network allows: well under a second.
+    latencyEl.hidden = false;
+    latencyEl.textContent = 'Realtime';
+    return;
+  }
   const live = info.kind === 'stream' && info.status === 'live' && player !== null;
   const seconds = live && player ? player.latency : 0;
   latencyEl.hidden = !(live && seconds > 0);
@@ -561,5 +630,9 @@ async function setUpSubscribe() {
   window.tributarySubscribe.enhance(form);
 }
 
+// Leaving the page ends the WebRTC session at once (DELETE), rather than when ICE times out.
+window.addEventListener('pagehide', () => {
+  realtimeSession?.close();
+});
 setUpUnmuteHint();
 void setUpSubscribe();

@@ -45,6 +45,7 @@ import { createWebSessions, errorPages, webPlugin } from './web/web.plugin.ts';
 import { recordHttpRequest } from './metrics/process-metrics.ts';
 import { sessionUserOf } from './web/session/session.plugin.ts';
 import { chatRoutes } from './chat/chat.routes.ts';
+import { whepRoutes } from './realtime/whep.routes.ts';
 import { chatSocketRoutes } from './chat/chat-socket.routes.ts';
 import { ChatHub } from './chat/chat-hub.ts';
 import { CHAT_DEFAULTS } from './chat/chat-realtime.ts';
@@ -303,6 +304,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         cursors: services.cursors,
       });
       await v1.register(chatRoutes, { chat: services.chat, cursors: services.cursors });
+      await v1.register(whepRoutes, { db: services.database.db, realtime: services.realtime });
     },
     { prefix: '/v1' },
   );

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_LADDER, parseLadder, X264_PRESETS, type TranscodeConfig } from './transcode/ladder.ts';
 import { isPostgresUrl } from './db/database.ts';
+import { DEFAULT_MAX_VIEWERS, type RealtimeOptions } from './realtime/realtime-hub.ts';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -47,6 +48,8 @@ export interface Config {
   /** The Prometheus endpoint (src/observability/); undefined when METRICS_PORT is unset. */
   metrics: MetricsConfig | undefined;
   chat: ChatConfig;
+  /** REALTIME_MAX_VIEWERS and REALTIME_UDP_PORTS: WebRTC playback of realtime streams (src/realtime/). */
+  realtime: RealtimeOptions;
 }
 
 export interface MetricsConfig {
@@ -539,6 +542,22 @@ export function loadConfig(env: Env = process.env): Config {
     muteSeconds: read.integer('CHAT_MUTE_SECONDS', 10, 1, 3600),
   };
 
+  const realtime: RealtimeOptions = {
+    maxViewers: read.integer('REALTIME_MAX_VIEWERS', DEFAULT_MAX_VIEWERS, 0, 100_000),
+    network: {},
+  };
+  const udpPorts = read.optional('REALTIME_UDP_PORTS');
+  if (udpPorts !== undefined) {
+    const range = /^(\d{1,5})-(\d{1,5})$/.exec(udpPorts);
+    const begin = Number(range?.[1]);
+    const end = Number(range?.[2]);
+    if (!range || begin < 1024 || end > 65535 || begin > end)
+      read.fail(
+        `REALTIME_UDP_PORTS must be a range such as 40000-40999 within 1024-65535 (got "${udpPorts}")`,
+      );
+    else realtime.network = { portRangeBegin: begin, portRangeEnd: end };
+  }
+
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return {
     port,
@@ -565,6 +584,7 @@ export function loadConfig(env: Env = process.env): Config {
     mail,
     metrics,
     chat,
+    realtime,
   };
 }
 

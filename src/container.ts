@@ -45,6 +45,8 @@ import { SimulcastDefaults } from './simulcast/simulcast-defaults.ts';
 import { SimulcastKeys } from './simulcast/simulcast-keys.ts';
 import { SimulcastService } from './simulcast/simulcast.service.ts';
 import { SimulcastOutput } from './simulcast/simulcast.output.ts';
+import { RealtimeHub, type RealtimeOptions } from './realtime/realtime-hub.ts';
+import { RealtimeOutput } from './realtime/realtime.output.ts';
 import type { PublishOutput } from './live/publish-output.ts';
 import type { MediaStorage } from './storage/media-storage.ts';
 import { MailOutbox } from './mail/mail-outbox.ts';
@@ -97,6 +99,8 @@ export interface Services {
   chat: ChatService;
   /** Operators' powers: roles, suspensions, takedowns, reports and the audit log. */
   moderation: ModerationService;
+  /** Realtime streams' WebRTC viewers (WHEP) and feeds in this process (src/realtime/). */
+  realtime: RealtimeHub;
 }
 
 /** CHANNEL_KEY_WINDOW_HOURS's default, for callers whose ingest configuration gives none. */
@@ -126,6 +130,8 @@ export function createServices(
       /** REDIS_URL: chat events and flood limits are shared through it (src/chat/). */
       redisUrl?: string | undefined;
       chat?: Partial<ChatConfig>;
+      /** REALTIME_MAX_VIEWERS and the WebRTC network settings (src/realtime/). */
+      realtime?: RealtimeOptions;
     },
   database: DatabaseHandle,
   secretKey: Buffer,
@@ -225,6 +231,7 @@ export function createServices(
     }),
     mail,
     moderation: new ModerationService(db, clock, streams, { mail }),
+    realtime: new RealtimeHub(config.realtime),
   };
 }
 
@@ -234,7 +241,10 @@ export function createServices(
  * its file and a line here.
  */
 export function publishOutputs(services: Services, ffmpegPath: string): PublishOutput[] {
-  return [new SimulcastOutput({ simulcast: services.simulcast, keys: services.simulcastKeys, ffmpegPath })];
+  return [
+    new SimulcastOutput({ simulcast: services.simulcast, keys: services.simulcastKeys, ffmpegPath }),
+    new RealtimeOutput({ hub: services.realtime, health: services.ingestHealth, ffmpegPath }),
+  ];
 }
 
 // The services have no logger of their own; what the chat's Redis connections warn about goes

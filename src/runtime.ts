@@ -59,6 +59,7 @@ export async function openRuntime(
     secretKey,
     services,
     close: async () => {
+      services.realtime.close();
       await services.chat.close();
       await objectStore?.close();
       await database.close();

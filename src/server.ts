@@ -56,6 +56,8 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
   // The HTTP listener opens first (the RTMP ingest and the worker start after it): until every
   // part runs, /readyz says so, and whoever waits for it can push to the RTMP port at once.
   let started = false;
+  // WebRTC playback refusals (capacity, bad offers) are logged with the server's own lines.
+  runtime.services.realtime.useLogger(logger.child({ component: 'realtime' }));
   const app = await buildApp({
     services: runtime.services,
     rateLimits: rateLimits.store,

@@ -58,6 +58,11 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   chat_not_allowed: 403,
   account_suspended: 403,
   operator_only: 403,
+  invalid_sdp: 400,
+  stream_not_realtime: 409,
+  stream_not_live: 409,
+  realtime_capacity: 503,
+  realtime_unavailable: 503,
 };
 
 export function errorBody(error: AppError) {

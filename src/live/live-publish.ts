@@ -173,6 +173,7 @@ export class LivePublish extends EventEmitter<PublishEvents> {
     const info = {
       streamId: this.stream.streamId,
       creatorId: this.deps.creatorId,
+      latencyMode: this.stream.latencyMode,
       index: this.index,
       logger: this.logger.child({ output: output.name }),
     };
@@ -252,7 +253,8 @@ export class LivePublish extends EventEmitter<PublishEvents> {
         );
       },
       logger: this.logger,
-      segmentSeconds: stream.latencyMode === 'low' ? LOW_LATENCY_SEGMENT_SECONDS : SEGMENT_SECONDS,
+      // A realtime stream's HLS (its fallback) is packaged as a low-latency one.
+      segmentSeconds: stream.latencyMode === 'normal' ? SEGMENT_SECONDS : LOW_LATENCY_SEGMENT_SECONDS,
       ladder,
     });
     made.packager = packager;

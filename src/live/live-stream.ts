@@ -8,7 +8,7 @@ import type { MediaPaths } from '../media/media-paths.ts';
 import type { StreamLadder } from '../transcode/stream-ladder.ts';
 import { StreamFolder } from './stream-folder.ts';
 
-export type LatencyMode = 'normal' | 'low';
+export type LatencyMode = 'normal' | 'low' | 'realtime';
 
 export interface LiveStreamOptions {
   streamId: string;

@@ -5,12 +5,15 @@
 // behind never disturbs the publish, the stream's HLS or the other outputs.
 import type { Logger } from 'pino';
 import type { FlvSink } from '../rtmp/rtmp-server.ts';
+import type { LatencyMode } from './live-stream.ts';
 
 /** What an output is told of the publish it serves. */
 export interface PublishInfo {
   streamId: string;
   /** The stream's creator (the account whose settings apply). */
   creatorId: string;
+  /** The stream's latency mode (`realtime` streams are also sent over WebRTC). */
+  latencyMode: LatencyMode;
   /** 0 for the stream's first publish, 1 for the publish after a reconnect, and so on. */
   index: number;
   /** A child logger naming the stream and the publish. */

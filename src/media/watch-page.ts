@@ -2,7 +2,7 @@
 // and the description. The web app (src/web/viewer/watch.page.ts) puts it in the site's layout,
 // with its header, navigation, stylesheets and Content-Security-Policy. Everything dynamic is
 // escaped; the page's data travels as JSON in a non-executed script element, and the only
-// scripts are the project's own files (hls.js, subscribe.js and watch.js).
+// scripts are the project's own files (hls.js, realtime.js, subscribe.js and watch.js).
 import type { PublicUrls } from '../shared/public-urls.ts';
 import type { WatchInfo } from './watch.service.ts';
 
@@ -34,9 +34,9 @@ export function pageInfo(info: WatchInfo, urls: PublicUrls): WatchInfo {
 }
 
 /** The scripts a watch page loads, in order, under the assets path. */
-export const WATCH_SCRIPTS = ['hls.min.js', 'subscribe.js', 'watch.js'];
+export const WATCH_SCRIPTS = ['hls.min.js', 'realtime.js', 'subscribe.js', 'watch.js'];
 /** The embedded player's: no Subscribe. */
-export const EMBED_SCRIPTS = ['hls.min.js', 'watch.js'];
+export const EMBED_SCRIPTS = ['hls.min.js', 'realtime.js', 'watch.js'];
 
 /** The embed code Share offers and oEmbed answers: a 16:9 iframe of the embeddable player. */
 export function embedCode(embedUrl: string, title: string, width = 640, height = 360): string {

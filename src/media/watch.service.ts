@@ -37,7 +37,7 @@ export interface WatchInfo {
   playback_url: string | null;
   thumbnail_url: string | null;
   /** A stream's latency mode, which tunes the player (public/watch.js playerConfigFor); null for a video. */
-  latency_mode: 'normal' | 'low' | null;
+  latency_mode: 'normal' | 'low' | 'realtime' | null;
 }
 
 export class WatchService {

@@ -3,7 +3,7 @@
 // process, apart from prom-client's global one; the figures read from the database or the
 // ingest at scrape time are the metrics server's own. Labels are bounded: route templates,
 // status codes, outcomes, never an id.
-import { Counter, Registry, type Metric } from 'prom-client';
+import { Counter, Gauge, Registry, type Metric } from 'prom-client';
 
 export const processRegistry = new Registry();
 
@@ -161,4 +161,33 @@ export function recordPublish(): void {
 
 export function recordTranscodingDecision(decision: 'ladder' | 'copy_only'): void {
   transcodingDecisions.labels(decision).inc();
+}
+
+const realtimeRefusals = new Counter({
+  name: 'tributary_realtime_refusals_total',
+  help: 'WHEP (WebRTC playback) requests refused by this process, by reason: capacity (REALTIME_MAX_VIEWERS reached), connecting_limit (too many sessions still connecting from one address), bad_offer, not_here (the stream is not sent over WebRTC by this process).',
+  labelNames: ['reason'] as const,
+  registers: [processRegistry],
+});
+
+let realtimeViewers: () => number = () => 0;
+
+new Gauge({
+  name: 'tributary_realtime_viewers',
+  help: 'WebRTC viewers (WHEP sessions, connecting or connected) this process serves now.',
+  registers: [processRegistry],
+  collect() {
+    this.set(realtimeViewers());
+  },
+});
+
+export function recordRealtimeRefusal(
+  reason: 'capacity' | 'connecting_limit' | 'bad_offer' | 'not_here',
+): void {
+  realtimeRefusals.labels(reason).inc();
+}
+
+/** What the viewers gauge reads at scrape time (this process's RealtimeHub). */
+export function setRealtimeViewersSource(read: () => number): void {
+  realtimeViewers = read;
 }

@@ -59,7 +59,13 @@ export type ErrorCode =
   | 'chat_not_allowed'
   // Moderation (src/moderation/).
   | 'account_suspended'
-  | 'operator_only';
+  | 'operator_only'
+  // Realtime playback over WebRTC (src/realtime/).
+  | 'invalid_sdp'
+  | 'stream_not_realtime'
+  | 'stream_not_live'
+  | 'realtime_capacity'
+  | 'realtime_unavailable';
 
 export class AppError extends Error {
   readonly code: ErrorCode;

@@ -10,6 +10,7 @@ export const HEALTH_WARNING_CODES = [
   'no_audio',
   'frame_rate_unstable',
   'publisher_disconnected',
+  'realtime_reencoded',
 ] as const;
 
 export const TRANSCODING_REASONS = [

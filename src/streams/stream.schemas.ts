@@ -13,7 +13,7 @@ import { IngestHealth } from './ingest-health.schemas.ts';
 
 export const STREAM_STATUSES = ['live', 'scheduled', 'ended'] as const;
 export const PRIVACIES = ['public', 'private'] as const;
-export const LATENCY_MODES = ['normal', 'low'] as const;
+export const LATENCY_MODES = ['normal', 'low', 'realtime'] as const;
 
 const streamListFields = {
   id: Type.String({ description: 'Prefix `str_`.' }),
@@ -31,7 +31,7 @@ const streamListFields = {
   created_at: Timestamp,
   latency_mode: StringEnum(LATENCY_MODES, {
     description:
-      '`normal` (2 s segments, about 6 s behind live) or `low` (1 s segments, a player kept near the live edge).',
+      '`normal` (2 s segments, about 6 s behind live), `low` (1 s segments, a player kept near the live edge) or `realtime` (played over WebRTC, WHEP at `/v1/streams/{id}/whep`, well under a second behind; its HLS, packaged as `low`, is the fallback).',
   }),
 };
 
@@ -100,7 +100,7 @@ export const CreateStreamBody = Type.Object(
       StringEnum(LATENCY_MODES, {
         default: 'normal',
         description:
-          "`low` packages 1-second segments and keeps the player near the live edge (set the encoder's keyframe interval to 1 s); `normal` uses 2-second segments.",
+          "`low` packages 1-second segments and keeps the player near the live edge (set the encoder's keyframe interval to 1 s); `normal` uses 2-second segments; `realtime` is also sent over WebRTC (WHEP) under a second behind live, with `low`'s HLS for the players WebRTC cannot carry (set the keyframe interval to 1 s and B-frames to 0).",
       }),
     ),
   },

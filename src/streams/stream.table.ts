@@ -3,7 +3,7 @@ import type { ColumnType, Insertable, Selectable } from 'kysely';
 export type StreamStatus = 'scheduled' | 'live' | 'ended';
 export type Privacy = 'public' | 'private';
 /** How close to live viewers sit: `low` packages 1 s segments and tunes the player for the edge. */
-export type LatencyMode = 'normal' | 'low';
+export type LatencyMode = 'normal' | 'low' | 'realtime';
 
 export interface StreamTable {
   id: string;

@@ -28,6 +28,12 @@ for (const dialect of DIALECTS) {
         body: { title: 'Concert', latency_mode: 'normal' },
       });
       assert.equal(normal.body.latency_mode, 'normal');
+      const realtime = await server.request('POST', '/v1/streams', {
+        key: account.writeKey,
+        body: { title: 'Auction', latency_mode: 'realtime' },
+      });
+      assert.equal(realtime.status, 201);
+      assert.equal(realtime.body.latency_mode, 'realtime');
 
       const read = await server.request('GET', `/v1/streams/${low.body.id}`, { key: account.readKey });
       assert.equal(read.body.latency_mode, 'low');
@@ -39,12 +45,13 @@ for (const dialect of DIALECTS) {
       );
       assert.deepEqual(modes, {
         [low.body.id]: 'low',
+        [realtime.body.id]: 'realtime',
         [plain.body.id]: 'normal',
         [normal.body.id]: 'normal',
       });
     });
 
-    test('a value outside normal and low is a 400 envelope naming the field; nothing is created', async (t) => {
+    test('a value outside normal, low and realtime is a 400 envelope naming the field; nothing is created', async (t) => {
       const server = await startTestServer(t, { dialect });
       const account = await server.createAccount();
       for (const value of ['ultra', 'LOW', '', 1, null, true]) {
@@ -69,13 +76,13 @@ for (const dialect of DIALECTS) {
       const body = doc.paths['/v1/streams'].post.requestBody.content['application/json'].schema;
       const resolve = (schema: { $ref?: string }) =>
         schema.$ref ? doc.components.schemas[schema.$ref.split('/').at(-1)!] : schema;
-      assert.deepEqual(resolve(body).properties.latency_mode.enum, ['normal', 'low']);
+      assert.deepEqual(resolve(body).properties.latency_mode.enum, ['normal', 'low', 'realtime']);
       assert.equal(resolve(body).properties.latency_mode.default, 'normal');
       assert.ok(!resolve(body).required.includes('latency_mode'), 'optional on create');
       const created = resolve(
         doc.paths['/v1/streams'].post.responses['201'].content['application/json'].schema,
       );
-      assert.deepEqual(created.properties.latency_mode.enum, ['normal', 'low']);
+      assert.deepEqual(created.properties.latency_mode.enum, ['normal', 'low', 'realtime']);
       assert.ok(created.required.includes('latency_mode'), 'always present on a stream');
       const page = resolve(doc.paths['/v1/streams'].get.responses['200'].content['application/json'].schema);
       const item = resolve(page.properties.data.items);

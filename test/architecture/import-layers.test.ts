@@ -19,7 +19,7 @@ const LAYERS: string[][] = [
   ['videos', 'channels'],
   ['media', 'moderation'],
   ['live', 'viewers', 'uploads', 'catalogue', 'chat'],
-  ['ingest', 'simulcast', 'search'],
+  ['ingest', 'simulcast', 'search', 'realtime'],
   ['cli', 'web', 'observability'],
   ['(root)'],
 ];

@@ -13,6 +13,7 @@ import type { Logger } from 'pino';
 import { buildApp } from '../../src/app.ts';
 import type { ScryptCost } from '../../src/accounts/password.ts';
 import type { HttpLimitsConfig, IngestConfig, WebhookConfig } from '../../src/config.ts';
+import type { RealtimeOptions } from '../../src/realtime/realtime-hub.ts';
 import { createServices, publishOutputs, type Services } from '../../src/container.ts';
 import type { ChatConfig, UploadConfig } from '../../src/config.ts';
 import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
@@ -140,6 +141,8 @@ export interface TestAppOptions {
     /** Runs no worker: the test sends nothing, or runs one itself. */
     noWorker?: boolean;
   };
+  /** The realtime side's settings (REALTIME_MAX_VIEWERS, WebRTC ports): src/realtime/realtime-hub.ts's defaults unless given. */
+  realtime?: RealtimeOptions;
   /** The chat's settings (src/config.ts's ChatConfig) and its slow-reader bound in bytes. */
   chat?: Partial<ChatConfig> & { sendBufferLimit?: number };
 }
@@ -413,11 +416,15 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
       objectStore: options.objectStore,
       mail: { smtpUrl: options.mail?.smtpUrl },
       ...(options.chat ? { chat: options.chat } : {}),
+      ...(options.realtime ? { realtime: options.realtime } : {}),
     },
     handle,
     secretKey,
     clock,
   );
+  stops.push(() => {
+    services.realtime.close();
+  });
   // Players are counted in real time, whatever clock the services have: a test that moves
   // the services' clock (the RTMP penalty box) must not make every viewer expire.
   const viewers = options.liveViewers ?? new MemoryLiveViewers(systemClock, media?.viewerWindowMs);
@@ -428,6 +435,7 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
     logger: logger ?? createLogger('silent'),
     ...(options.presencePerMinute === undefined ? {} : { presencePerMinute: options.presencePerMinute }),
   });
+  if (logger) services.realtime.useLogger(logger);
   const app = await buildApp({
     services,
     rateLimits: options.rateLimits ?? new MemoryRateLimitStore(),

@@ -28,13 +28,22 @@ export const CHROMIUM_ARGS = [
  */
 const STUCK_CALL_MS = Number(process.env.TEST_BROWSER_STUCK_MS ?? 240_000);
 
-export async function launchBrowser(t: TestContext): Promise<BrowserContext> {
+/**
+ * WebRTC between Chromium and the service on one machine (../shared/notes/webrtc.md): ICE
+ * candidates on loopback, and real addresses rather than mDNS names.
+ */
+export const WEBRTC_LOOPBACK_ARGS = [
+  '--allow-loopback-in-peer-connection',
+  '--disable-features=WebRtcHideLocalIpsWithMdns',
+];
+
+export async function launchBrowser(t: TestContext, extraArgs: string[] = []): Promise<BrowserContext> {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-chromium-'));
   const watch = new StuckCallWatch(t, profile);
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: CHROMIUM_ARGS,
+    args: [...CHROMIUM_ARGS, ...extraArgs],
     logger: watch.logger,
   });
   t.after(async () => {

@@ -22,6 +22,8 @@ export interface MediaServerOptions extends MediaOptions {
   /** MEDIA_STORAGE=s3: the object store, and the upload worker runs its video.store jobs. */
   objectStore?: TestAppOptions['objectStore'];
   storeRetryDelaysMs?: TestAppOptions['storeRetryDelaysMs'];
+  /** The realtime side's settings (REALTIME_MAX_VIEWERS...). */
+  realtime?: TestAppOptions['realtime'];
 }
 
 export function startMediaServer(t: TestContext, options: MediaServerOptions): Promise<MediaTestServer> {
@@ -33,6 +35,7 @@ export function startMediaServer(t: TestContext, options: MediaServerOptions): P
     uploads,
     objectStore,
     storeRetryDelaysMs,
+    realtime,
     ...media
   } = options;
   return startTestApp(t, {
@@ -40,6 +43,7 @@ export function startMediaServer(t: TestContext, options: MediaServerOptions): P
     ...(objectStore ? { objectStore, uploadWorker: true } : {}),
     ...(storeRetryDelaysMs ? { storeRetryDelaysMs } : {}),
     ...(uploads ? { uploads } : {}),
+    ...(realtime ? { realtime } : {}),
     clock: clock ?? systemClock,
     rateLimitPerIp: rateLimitPerIp ?? 1000,
     logger: 'capture',

@@ -73,6 +73,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(scripts, [
         '/assets/app.js',
         '/assets/hls.min.js',
+        '/assets/realtime.js',
         '/assets/subscribe.js',
         '/assets/watch.js',
         '/assets/chat.js',

@@ -64,6 +64,7 @@ test('two destinations receive the publish and go live, a refusing one fails onc
   assert.equal(output.name, 'simulcast');
   const run = await output.open({
     streamId: stream.id as string,
+    latencyMode: 'normal',
     creatorId: creator.userId,
     index: 0,
     logger,
@@ -181,7 +182,13 @@ test('no run without enabled destinations; a key that cannot be opened is failin
   });
   const logger = pino({ level: 'silent' });
   assert.equal(
-    await output.open({ streamId: stream.id as string, creatorId: creator.userId, index: 0, logger }),
+    await output.open({
+      streamId: stream.id as string,
+      creatorId: creator.userId,
+      latencyMode: 'normal',
+      index: 0,
+      logger,
+    }),
     undefined,
   );
   await sender.request('POST', `/v1/streams/${stream.id as string}/simulcast-targets`, {
@@ -189,7 +196,13 @@ test('no run without enabled destinations; a key that cannot be opened is failin
     body: { url: 'rtmp://127.0.0.1:1/live', stream_key: 'off-key-1234', enabled: false },
   });
   assert.equal(
-    await output.open({ streamId: stream.id as string, creatorId: creator.userId, index: 0, logger }),
+    await output.open({
+      streamId: stream.id as string,
+      creatorId: creator.userId,
+      latencyMode: 'normal',
+      index: 0,
+      logger,
+    }),
     undefined,
   );
 
@@ -208,6 +221,7 @@ test('no run without enabled destinations; a key that cannot be opened is failin
     .execute();
   const run = await output.open({
     streamId: stream.id as string,
+    latencyMode: 'normal',
     creatorId: creator.userId,
     index: 1,
     logger,

@@ -56,6 +56,7 @@ for (const dialect of DIALECTS) {
       assert.match(form, new RegExp(`id="${name}"`), name);
     }
     assert.match(form, /name="latency_mode"\s+value="low"/);
+    assert.match(form, /name="latency_mode"\s+value="realtime"/);
     assert.match(form, /value="Friday build"/);
 
     // A refusal shows the API's own message for the same body, next to its field.

@@ -32,6 +32,7 @@ for (const dialect of DIALECTS) {
     assert.equal(form.status, 200);
     const formPage = await form.text();
     assert.match(formPage, /name="latency_mode"\s+value="low"/, 'a choice of latency');
+    assert.match(formPage, /name="latency_mode"\s+value="realtime"/, 'realtime (WebRTC) among them');
     for (const id of ['title', 'description', 'scheduled_at', 'category', 'record']) {
       assert.match(formPage, new RegExp(`<label for="${id}"|id="${id}"[^>]*>`), `a field for ${id}`);
     }
@@ -116,6 +117,13 @@ for (const dialect of DIALECTS) {
     const html = await page.text();
     assert.ok(html.includes(`value="${server.services.urls.rtmpIngest}"`), 'the server URL');
     assert.match(html, /keyframe interval to 1 s/, "a low-latency stream's keyframe advice");
+
+    // A realtime stream made from the form: its page advises no B-frames.
+    const realtime = await create(ada, { title: 'Auction', latency_mode: 'realtime' });
+    assert.equal(realtime.status, 303);
+    const realtimeId = /(str_\w+)/.exec(realtime.headers.get('location') ?? '')?.[1] ?? '';
+    assert.equal((await server.services.streams.get(realtimeId)).latency_mode, 'realtime');
+    assert.match(await (await ada.get(`/dashboard/streams/${realtimeId}`)).text(), /bframes=0/);
     const key = (
       (await (await ada.get(`/dashboard/streams/${id}/stream-key`)).json()) as { stream_key: string }
     ).stream_key;

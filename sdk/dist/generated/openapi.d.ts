@@ -294,6 +294,47 @@ export interface paths {
         patch: operations['updateStreamSimulcastTarget'];
         trace?: never;
     };
+    '/v1/streams/{id}/whep': {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Play a realtime stream over WebRTC (WHEP): post an SDP offer, get the answer
+         * @description For streams whose latency_mode is `realtime`, while live. The request body is an SDP offer (Content-Type: application/sdp), the 201 response an SDP answer (application/sdp) with the session in Location; DELETE that Location to end it. Refusals are JSON errors: fall back to the stream's HLS playback_url.
+         */
+        post: operations['playStreamWebRtc'];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    '/v1/streams/{id}/whep/{session_id}': {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** End a WebRTC (WHEP) playback session */
+        delete: operations['endStreamWebRtc'];
+        options?: never;
+        head?: never;
+        /**
+         * Trickle ICE for a WHEP session: not supported (405)
+         * @description Offers must carry their ICE candidates (wait for gathering to complete before POSTing).
+         */
+        patch: operations['patchStreamWebRtc'];
+        trace?: never;
+    };
     '/v1/uploads': {
         parameters: {
             query?: never;
@@ -1814,10 +1855,10 @@ export interface operations {
                             /** @description Prefix `str_`. */
                             id: string;
                             /**
-                             * @description `normal` (2 s segments, about 6 s behind live) or `low` (1 s segments, a player kept near the live edge).
+                             * @description `normal` (2 s segments, about 6 s behind live), `low` (1 s segments, a player kept near the live edge) or `realtime` (played over WebRTC, WHEP at `/v1/streams/{id}/whep`, well under a second behind; its HLS, packaged as `low`, is the fallback).
                              * @enum {string}
                              */
-                            latency_mode: 'normal' | 'low';
+                            latency_mode: 'normal' | 'low' | 'realtime';
                             /** @enum {string} */
                             privacy: 'public' | 'private';
                             /**
@@ -1950,11 +1991,11 @@ export interface operations {
                     category?: 'gaming' | 'music' | 'coding' | 'talk' | 'art' | 'just-chatting' | 'sports' | 'education' | 'science-and-technology' | 'travel' | 'food' | 'fitness';
                     description?: string;
                     /**
-                     * @description `low` packages 1-second segments and keeps the player near the live edge (set the encoder's keyframe interval to 1 s); `normal` uses 2-second segments.
+                     * @description `low` packages 1-second segments and keeps the player near the live edge (set the encoder's keyframe interval to 1 s); `normal` uses 2-second segments; `realtime` is also sent over WebRTC (WHEP) under a second behind live, with `low`'s HLS for the players WebRTC cannot carry (set the keyframe interval to 1 s and B-frames to 0).
                      * @default normal
                      * @enum {string}
                      */
-                    latency_mode?: 'normal' | 'low';
+                    latency_mode?: 'normal' | 'low' | 'realtime';
                     /**
                      * @default public
                      * @enum {string}
@@ -2073,7 +2114,7 @@ export interface operations {
                                 } | null;
                                 warnings: {
                                     /** @enum {string} */
-                                    code: 'keyframe_interval_too_long' | 'bitrate_too_high' | 'bitrate_unstable' | 'no_audio' | 'frame_rate_unstable' | 'publisher_disconnected';
+                                    code: 'keyframe_interval_too_long' | 'bitrate_too_high' | 'bitrate_unstable' | 'no_audio' | 'frame_rate_unstable' | 'publisher_disconnected' | 'realtime_reencoded';
                                     /** @description What is wrong and what to change in the encoder. */
                                     message: string;
                                 }[];
@@ -2084,10 +2125,10 @@ export interface operations {
                             stream_key: string;
                         };
                         /**
-                         * @description `normal` (2 s segments, about 6 s behind live) or `low` (1 s segments, a player kept near the live edge).
+                         * @description `normal` (2 s segments, about 6 s behind live), `low` (1 s segments, a player kept near the live edge) or `realtime` (played over WebRTC, WHEP at `/v1/streams/{id}/whep`, well under a second behind; its HLS, packaged as `low`, is the fallback).
                          * @enum {string}
                          */
-                        latency_mode: 'normal' | 'low';
+                        latency_mode: 'normal' | 'low' | 'realtime';
                         peak_viewer_count: number | null;
                         /** @enum {string} */
                         privacy: 'public' | 'private';
@@ -2368,7 +2409,7 @@ export interface operations {
                                 } | null;
                                 warnings: {
                                     /** @enum {string} */
-                                    code: 'keyframe_interval_too_long' | 'bitrate_too_high' | 'bitrate_unstable' | 'no_audio' | 'frame_rate_unstable' | 'publisher_disconnected';
+                                    code: 'keyframe_interval_too_long' | 'bitrate_too_high' | 'bitrate_unstable' | 'no_audio' | 'frame_rate_unstable' | 'publisher_disconnected' | 'realtime_reencoded';
                                     /** @description What is wrong and what to change in the encoder. */
                                     message: string;
                                 }[];
@@ -2379,10 +2420,10 @@ export interface operations {
                             stream_key: string;
                         };
                         /**
-                         * @description `normal` (2 s segments, about 6 s behind live) or `low` (1 s segments, a player kept near the live edge).
+                         * @description `normal` (2 s segments, about 6 s behind live), `low` (1 s segments, a player kept near the live edge) or `realtime` (played over WebRTC, WHEP at `/v1/streams/{id}/whep`, well under a second behind; its HLS, packaged as `low`, is the fallback).
                          * @enum {string}
                          */
-                        latency_mode: 'normal' | 'low';
+                        latency_mode: 'normal' | 'low' | 'realtime';
                         peak_viewer_count: number | null;
                         /** @enum {string} */
                         privacy: 'public' | 'private';
@@ -2708,7 +2749,7 @@ export interface operations {
                      * @description Only before the stream goes live (else 409).
                      * @enum {string}
                      */
-                    latency_mode?: 'normal' | 'low';
+                    latency_mode?: 'normal' | 'low' | 'realtime';
                     /** @enum {string} */
                     privacy?: 'public' | 'private';
                     /**
@@ -2819,7 +2860,7 @@ export interface operations {
                                 } | null;
                                 warnings: {
                                     /** @enum {string} */
-                                    code: 'keyframe_interval_too_long' | 'bitrate_too_high' | 'bitrate_unstable' | 'no_audio' | 'frame_rate_unstable' | 'publisher_disconnected';
+                                    code: 'keyframe_interval_too_long' | 'bitrate_too_high' | 'bitrate_unstable' | 'no_audio' | 'frame_rate_unstable' | 'publisher_disconnected' | 'realtime_reencoded';
                                     /** @description What is wrong and what to change in the encoder. */
                                     message: string;
                                 }[];
@@ -2830,10 +2871,10 @@ export interface operations {
                             stream_key: string;
                         };
                         /**
-                         * @description `normal` (2 s segments, about 6 s behind live) or `low` (1 s segments, a player kept near the live edge).
+                         * @description `normal` (2 s segments, about 6 s behind live), `low` (1 s segments, a player kept near the live edge) or `realtime` (played over WebRTC, WHEP at `/v1/streams/{id}/whep`, well under a second behind; its HLS, packaged as `low`, is the fallback).
                          * @enum {string}
                          */
-                        latency_mode: 'normal' | 'low';
+                        latency_mode: 'normal' | 'low' | 'realtime';
                         peak_viewer_count: number | null;
                         /** @enum {string} */
                         privacy: 'public' | 'private';
@@ -4488,7 +4529,7 @@ export interface operations {
                                 } | null;
                                 warnings: {
                                     /** @enum {string} */
-                                    code: 'keyframe_interval_too_long' | 'bitrate_too_high' | 'bitrate_unstable' | 'no_audio' | 'frame_rate_unstable' | 'publisher_disconnected';
+                                    code: 'keyframe_interval_too_long' | 'bitrate_too_high' | 'bitrate_unstable' | 'no_audio' | 'frame_rate_unstable' | 'publisher_disconnected' | 'realtime_reencoded';
                                     /** @description What is wrong and what to change in the encoder. */
                                     message: string;
                                 }[];
@@ -4499,10 +4540,10 @@ export interface operations {
                             stream_key: string;
                         };
                         /**
-                         * @description `normal` (2 s segments, about 6 s behind live) or `low` (1 s segments, a player kept near the live edge).
+                         * @description `normal` (2 s segments, about 6 s behind live), `low` (1 s segments, a player kept near the live edge) or `realtime` (played over WebRTC, WHEP at `/v1/streams/{id}/whep`, well under a second behind; its HLS, packaged as `low`, is the fallback).
                          * @enum {string}
                          */
-                        latency_mode: 'normal' | 'low';
+                        latency_mode: 'normal' | 'low' | 'realtime';
                         peak_viewer_count: number | null;
                         /** @enum {string} */
                         privacy: 'public' | 'private';
@@ -4783,7 +4824,7 @@ export interface operations {
                                 } | null;
                                 warnings: {
                                     /** @enum {string} */
-                                    code: 'keyframe_interval_too_long' | 'bitrate_too_high' | 'bitrate_unstable' | 'no_audio' | 'frame_rate_unstable' | 'publisher_disconnected';
+                                    code: 'keyframe_interval_too_long' | 'bitrate_too_high' | 'bitrate_unstable' | 'no_audio' | 'frame_rate_unstable' | 'publisher_disconnected' | 'realtime_reencoded';
                                     /** @description What is wrong and what to change in the encoder. */
                                     message: string;
                                 }[];
@@ -4794,10 +4835,10 @@ export interface operations {
                             stream_key: string;
                         };
                         /**
-                         * @description `normal` (2 s segments, about 6 s behind live) or `low` (1 s segments, a player kept near the live edge).
+                         * @description `normal` (2 s segments, about 6 s behind live), `low` (1 s segments, a player kept near the live edge) or `realtime` (played over WebRTC, WHEP at `/v1/streams/{id}/whep`, well under a second behind; its HLS, packaged as `low`, is the fallback).
                          * @enum {string}
                          */
-                        latency_mode: 'normal' | 'low';
+                        latency_mode: 'normal' | 'low' | 'realtime';
                         peak_viewer_count: number | null;
                         /** @enum {string} */
                         privacy: 'public' | 'private';
@@ -5886,6 +5927,407 @@ export interface operations {
             };
             /** @description Every failed response has this shape. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    playStreamWebRtc: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                'application/sdp': string;
+            };
+        };
+        responses: {
+            /** @description The SDP answer. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/sdp': string;
+                };
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    endStreamWebRtc: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ended. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Every failed response has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every failed response has this shape. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    'application/json': {
+                        error: {
+                            /** @description Machine-readable error code. */
+                            code: string;
+                            /** @description Human-readable explanation; not stable across versions. */
+                            message: string;
+                            /** @description The offending field or query parameter. */
+                            param?: string;
+                            /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
+                            retry_after_seconds?: number;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    patchStreamWebRtc: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every failed response has this shape. */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };

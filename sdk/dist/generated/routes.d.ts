@@ -60,6 +60,10 @@ export declare const operationRoutes: {
         readonly method: "POST";
         readonly path: "/v1/streams/{id}/end";
     };
+    readonly endStreamWebRtc: {
+        readonly method: "DELETE";
+        readonly path: "/v1/streams/{id}/whep/{session_id}";
+    };
     readonly getChatSettings: {
         readonly method: "GET";
         readonly path: "/v1/streams/{id}/chat/settings";
@@ -139,6 +143,14 @@ export declare const operationRoutes: {
     readonly listWebhooks: {
         readonly method: "GET";
         readonly path: "/v1/webhooks";
+    };
+    readonly patchStreamWebRtc: {
+        readonly method: "PATCH";
+        readonly path: "/v1/streams/{id}/whep/{session_id}";
+    };
+    readonly playStreamWebRtc: {
+        readonly method: "POST";
+        readonly path: "/v1/streams/{id}/whep";
     };
     readonly postStreamChatMessage: {
         readonly method: "POST";

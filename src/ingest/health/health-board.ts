@@ -11,7 +11,13 @@ import { toIso, type Clock } from '../../shared/clock.ts';
 import type { IngestHealth } from '../../streams/ingest-health.schemas.ts';
 import { TRANSCODING_MESSAGES, type TranscodingDecision } from '../../transcode/transcoding-decision.ts';
 import { recordPublish, recordTranscodingDecision } from '../../metrics/process-metrics.ts';
-import { disconnectedWarning, mediaWarnings, type HealthWarning } from './health-warnings.ts';
+import {
+  disconnectedWarning,
+  mediaWarnings,
+  realtimeReencodedWarning,
+  type HealthWarning,
+  type RealtimeReencodeReason,
+} from './health-warnings.ts';
 import type { Measurement, StreamMeter } from '../../rtmp/stream-meter.ts';
 
 /** The bitrate a creator should stay under (kb/s) unless INGEST_BITRATE_LIMIT_KBPS says otherwise. */
@@ -49,6 +55,8 @@ export interface IngestSummary {
 
 export class IngestHealthBoard {
   private readonly streams = new Map<string, StreamHealth>();
+  /** Why each realtime stream's WebRTC picture is re-encoded now (src/realtime/realtime.output.ts). */
+  private readonly reencoded = new Map<string, RealtimeReencodeReason>();
   /** Each stream's latest ladder decision (src/transcode/live-ladder.ts). */
   private readonly decisions = new Map<string, TranscodingDecision>();
   private readonly clock: Clock;
@@ -107,6 +115,7 @@ export class IngestHealthBoard {
   remove(streamId: string): void {
     this.streams.delete(streamId);
     this.decisions.delete(streamId);
+    this.reencoded.delete(streamId);
   }
 
   /** A publish's ladder decision: the stream's from now on, until the next one. */
@@ -115,10 +124,20 @@ export class IngestHealthBoard {
     recordTranscodingDecision(decision.renditions.length > 1 ? 'ladder' : 'copy_only');
   }
 
+  /** A realtime publish's video choice: copied as sent, or re-encoded for a reason the creator can fix. */
+  realtime(
+    streamId: string,
+    decision: { mode: 'copy' | 'encode'; reason: RealtimeReencodeReason | undefined },
+  ): void {
+    if (decision.mode === 'encode' && decision.reason !== undefined)
+      this.reencoded.set(streamId, decision.reason);
+    else this.reencoded.delete(streamId);
+  }
+
   /** This process's publishes in all, for the metrics endpoint: no stream is named. */
   summary(): IngestSummary {
     const summary: IngestSummary = { publishing: 0, reconnecting: 0, bitrateKbps: 0, warnings: {} };
-    for (const entry of this.streams.values()) {
+    for (const [streamId, entry] of this.streams) {
       const reconnecting = entry.reconnectDeadline !== undefined;
       const m = entry.meter.measure();
       if (reconnecting) summary.reconnecting += 1;
@@ -126,7 +145,7 @@ export class IngestHealthBoard {
         summary.publishing += 1;
         summary.bitrateKbps += m.currentKbps ?? 0;
       }
-      for (const warning of this.warningsOf(entry, m)) {
+      for (const warning of this.warningsOf(entry, m, this.reencoded.get(streamId))) {
         summary.warnings[warning.code] = (summary.warnings[warning.code] ?? 0) + 1;
       }
     }
@@ -172,7 +191,7 @@ export class IngestHealthBoard {
       },
       dropped_data: { timestamp_gaps: m.timestampGaps, backward_jumps: m.backwardJumps },
       transcoding: this.transcodingOf(streamId),
-      warnings: this.warningsOf(entry, m),
+      warnings: this.warningsOf(entry, m, this.reencoded.get(streamId)),
     };
   }
 
@@ -191,7 +210,7 @@ export class IngestHealthBoard {
   /** Logs each stream's warnings that began since the last call (upkeep's tick). */
   logOnsets(logger: Logger): void {
     for (const [streamId, entry] of this.streams) {
-      const warnings = this.warningsOf(entry);
+      const warnings = this.warningsOf(entry, undefined, this.reencoded.get(streamId));
       const now = new Set<string>();
       for (const warning of warnings) {
         now.add(warning.code);
@@ -203,12 +222,20 @@ export class IngestHealthBoard {
     }
   }
 
-  private warningsOf(entry: StreamHealth, measurement?: Measurement): HealthWarning[] {
+  private warningsOf(
+    entry: StreamHealth,
+    measurement: Measurement | undefined,
+    reencoded: RealtimeReencodeReason | undefined,
+  ): HealthWarning[] {
     // While the encoder is gone, the last publish's figures say nothing about what comes next;
     // and one that stopped on purpose needs no advice.
     if (entry.stopped) return [];
     if (entry.reconnectDeadline !== undefined) return [disconnectedWarning(this.reconnectWindowSeconds)];
-    return mediaWarnings(measurement ?? entry.meter.measure(), { bitrateLimitKbps: this.bitrateLimitKbps });
+    const warnings = mediaWarnings(measurement ?? entry.meter.measure(), {
+      bitrateLimitKbps: this.bitrateLimitKbps,
+    });
+    if (reencoded !== undefined) warnings.push(realtimeReencodedWarning(reencoded));
+    return warnings;
   }
 }
 

@@ -9,7 +9,8 @@ export type HealthWarningCode =
   | 'bitrate_unstable'
   | 'no_audio'
   | 'frame_rate_unstable'
-  | 'publisher_disconnected';
+  | 'publisher_disconnected'
+  | 'realtime_reencoded';
 
 export interface HealthWarning {
   code: HealthWarningCode;
@@ -90,4 +91,21 @@ export function disconnectedWarning(reconnectSeconds: number): HealthWarning {
 
 function formatMbps(kbps: number): string {
   return `${(kbps / 1000).toFixed(1)} Mb/s`;
+}
+
+/** Why a realtime stream's WebRTC picture is re-encoded (src/realtime/realtime.output.ts). */
+export type RealtimeReencodeReason = 'b_frames' | 'profile' | 'codec';
+
+const REENCODE_CAUSES: Record<RealtimeReencodeReason, string> = {
+  b_frames: 'The encoder sends B-frames, which WebRTC players cannot take',
+  profile: 'The encoder sends an H.264 profile WebRTC players do not take (High 10, 4:2:2 or 4:4:4)',
+  codec: 'The encoder sends a video codec other than H.264',
+};
+
+/** A realtime stream whose picture the server re-encodes for WebRTC, and how to avoid it. */
+export function realtimeReencodedWarning(reason: RealtimeReencodeReason): HealthWarning {
+  return {
+    code: 'realtime_reencoded',
+    message: `${REENCODE_CAUSES[reason]}, so the server re-encodes the realtime (WebRTC) picture: a little more delay and lower quality. In OBS (Settings > Output, Output Mode: Advanced), with x264 enter "bframes=0" in x264 Options and choose Profile "high" or "main"; with NVENC, QuickSync or AMF set Max B-frames to 0; keep the color format NV12 (8-bit 4:2:0). Keep the Keyframe Interval at 1 s.`,
+  };
 }

@@ -84,3 +84,8 @@ export const PRIVACY_CHOICES = [
   ['public', 'Public: listed on your channel and the home page'],
   ['private', 'Unlisted: only people with the link'],
 ] as const;
+
+/** The latency modes a stream form offers; `realtime` plays over WebRTC (src/realtime/). */
+export const LATENCY_VALUES = new Set(['normal', 'low', 'realtime']);
+export const REALTIME_CHOICE =
+  'Realtime: under a second behind live over WebRTC, for conversation; players that cannot get it fall back to low latency';

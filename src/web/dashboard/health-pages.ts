@@ -15,6 +15,7 @@ const WARNING_TITLES: Record<WarningCode, string> = {
   no_audio: 'No audio',
   frame_rate_unstable: 'Frame rate unstable',
   publisher_disconnected: 'Encoder disconnected',
+  realtime_reencoded: 'Realtime picture re-encoded',
 };
 
 const NUMBER = new Intl.NumberFormat('en-GB');

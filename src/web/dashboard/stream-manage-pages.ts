@@ -9,6 +9,7 @@ import {
   problemFor,
   PRIVACY_CHOICES,
   radioGroup,
+  REALTIME_CHOICE,
   titleAndDescription,
 } from './form-fields.ts';
 import type { FormProblem } from './form-validation.ts';
@@ -82,6 +83,7 @@ export function editStreamBody(
               ${radioGroup('Latency', 'latency_mode', values.latency_mode, problem, [
                 ['normal', 'Normal: about 4 to 6 seconds behind live, the most robust'],
                 ['low', "Low: about 2 to 3 seconds behind live; set your encoder's keyframe interval to 1 s"],
+                ['realtime', REALTIME_CHOICE],
               ])}`
           : html`<p class="hint" id="started-note">
               This stream has ${stream.status === 'live' ? 'gone live' : 'ended'}: its start time and latency

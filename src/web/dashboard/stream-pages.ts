@@ -5,7 +5,15 @@ import type { StreamRow } from '../../streams/stream.table.ts';
 import type { ViewerSample } from '../../streams/viewer-samples.ts';
 import { html, raw, type SafeHtml } from './core.ts';
 import { listTable } from '../list-table.ts';
-import { categorySelect, describedBy, problemFor, radioGroup, titleAndDescription } from './form-fields.ts';
+import {
+  categorySelect,
+  describedBy,
+  LATENCY_VALUES,
+  problemFor,
+  radioGroup,
+  REALTIME_CHOICE,
+  titleAndDescription,
+} from './form-fields.ts';
 import type { FormProblem } from './form-validation.ts';
 import { categoryLabel, jsonForScript, localTime } from './format.ts';
 import { healthPanelContent } from './health-pages.ts';
@@ -116,10 +124,17 @@ export function newStreamBody(csrf: SafeHtml, values: StreamFormValues, problem?
         ['public', 'Public: listed on your channel and the home page'],
         ['private', 'Unlisted: only people with the link'],
       ])}
-      ${radioGroup('Latency', 'latency_mode', values.latency_mode === 'low' ? 'low' : 'normal', problem, [
-        ['normal', 'Normal: about 4 to 6 seconds behind live, the most robust'],
-        ['low', "Low: about 2 to 3 seconds behind live; set your encoder's keyframe interval to 1 s"],
-      ])}
+      ${radioGroup(
+        'Latency',
+        'latency_mode',
+        LATENCY_VALUES.has(values.latency_mode) ? values.latency_mode : 'normal',
+        problem,
+        [
+          ['normal', 'Normal: about 4 to 6 seconds behind live, the most robust'],
+          ['low', "Low: about 2 to 3 seconds behind live; set your encoder's keyframe interval to 1 s"],
+          ['realtime', REALTIME_CHOICE],
+        ],
+      )}
       <div class="field">
         <label class="inline"
           ><input
@@ -166,9 +181,11 @@ function ingestSettings(csrf: SafeHtml, data: StreamPageData): SafeHtml {
     <p class="hint">Enter these in OBS (Settings, Stream, Service: Custom) or any RTMP encoder.</p>
     <p class="hint" id="keyframe-hint">
       ${
-        stream.latency_mode === 'low'
-          ? 'Low latency: set the keyframe interval to 1 s (Settings, Output, Keyframe Interval).'
-          : 'Set the keyframe interval to 2 s (Settings, Output, Keyframe Interval).'
+        stream.latency_mode === 'realtime'
+          ? 'Realtime: set the keyframe interval to 1 s (Settings, Output, Keyframe Interval) and, in the x264 options, bframes=0 (or Max B-frames 0 with a hardware encoder); with B-frames the server re-encodes the WebRTC picture.'
+          : stream.latency_mode === 'low'
+            ? 'Low latency: set the keyframe interval to 1 s (Settings, Output, Keyframe Interval).'
+            : 'Set the keyframe interval to 2 s (Settings, Output, Keyframe Interval).'
       }
     </p>
     <div class="field">

@@ -1,0 +1,183 @@
+// One WebRTC viewer (a WHEP session): a node-datachannel PeerConnection answering the browser's
+// offer with one H.264 track and one Opus track, sending what the stream's feed forwards.
+//
+// - A new viewer is held until the next keyframe (ffmpeg cannot be asked for one): video
+//   starts at an SPS or an IDR, so the browser's first frame decodes.
+// - NACKs are answered by libdatachannel's RtcpNackResponder from the packets it keeps; the
+//   viewers' keyframe requests (PLI/FIR) go nowhere, so no viewer can flood the encoder.
+// - The Track objects stay referenced here: node-datachannel stops calling back for tracks the
+//   garbage collector took.
+import nodeDataChannel from 'node-datachannel';
+import type { PeerConnection, Track } from 'node-datachannel';
+import { forViewer, startsKeyframe } from './rtp.ts';
+import { PLAYOUT_DELAY_URI, type WhepOffer } from './whep-offer.ts';
+
+const { PeerConnection: RtcPeerConnection, Video, Audio, RtcpNackResponder } = nodeDataChannel;
+
+/** Packets kept per track for retransmission (about 2 s of 720p video). */
+const NACK_HISTORY = 512;
+/** How long ICE gathering may take before the answer goes out with what it has. */
+const GATHER_TIMEOUT_MS = 2_000;
+/** Refused sends after which a session is ended (a second or two of media). */
+const MAX_SEND_ERRORS = 500;
+
+export const VIDEO_SSRC = 0x5452_0001;
+export const AUDIO_SSRC = 0x5452_0002;
+
+export interface ViewerNetwork {
+  /** Address the viewer's ICE candidates bind to (all interfaces unless given). */
+  bindAddress?: string | undefined;
+  /** UDP ports the viewers' connections may use; any free port unless given. */
+  portRangeBegin?: number | undefined;
+  portRangeEnd?: number | undefined;
+}
+
+export type SessionState = 'connecting' | 'connected' | 'closed';
+
+export class ViewerSession {
+  readonly id: string;
+  readonly streamId: string;
+  readonly address: string;
+  private readonly pc: PeerConnection;
+  private video: Track | undefined;
+  private audio: Track | undefined;
+  private readonly offer: WhepOffer;
+  /** Video is held until a keyframe begins. */
+  private videoStarted = false;
+  state: SessionState = 'connecting';
+  /** Packets libdatachannel refused to send. */
+  sendErrors = 0;
+  private readonly onClose: (session: ViewerSession) => void;
+  private closeTimer: NodeJS.Timeout | undefined;
+
+  constructor(options: {
+    id: string;
+    streamId: string;
+    address: string;
+    offer: WhepOffer;
+    network: ViewerNetwork;
+    /** How long the connection may take to come up before the session ends. */
+    connectTimeoutMs: number;
+    onClose: (session: ViewerSession) => void;
+  }) {
+    this.id = options.id;
+    this.streamId = options.streamId;
+    this.address = options.address;
+    this.offer = options.offer;
+    this.onClose = options.onClose;
+    const { bindAddress, portRangeBegin, portRangeEnd } = options.network;
+    this.pc = new RtcPeerConnection(options.id, {
+      iceServers: [],
+      disableAutoNegotiation: true,
+      ...(bindAddress === undefined ? {} : { bindAddress }),
+      ...(portRangeBegin === undefined ? {} : { portRangeBegin }),
+      ...(portRangeEnd === undefined ? {} : { portRangeEnd }),
+    });
+    this.pc.onStateChange((state) => {
+      if (state === 'connected') {
+        this.state = 'connected';
+        clearTimeout(this.closeTimer);
+      }
+      if (state === 'failed' || state === 'closed' || state === 'disconnected') this.close();
+    });
+    this.closeTimer = setTimeout(() => {
+      if (this.state === 'connecting') this.close();
+    }, options.connectTimeoutMs);
+  }
+
+  /** Answers the offer (the SDP text); throws when libdatachannel cannot take it. */
+  async answer(sdp: string): Promise<string> {
+    this.pc.setRemoteDescription(sdp, 'offer');
+    const { video, audio } = this.offer;
+    const videoMedia = new Video(video.mid, 'SendOnly');
+    videoMedia.addH264Codec(
+      video.payloadType,
+      `profile-level-id=${video.profileLevelId};packetization-mode=1;level-asymmetry-allowed=1`,
+    );
+    videoMedia.addSSRC(VIDEO_SSRC, 'tributary', 'tributary', 'video');
+    if (video.playoutDelayId !== undefined)
+      videoMedia.parseSdpLine(`a=extmap:${video.playoutDelayId} ${PLAYOUT_DELAY_URI}`);
+    this.video = this.pc.addTrack(videoMedia);
+    this.video.setMediaHandler(new RtcpNackResponder(NACK_HISTORY));
+    if (audio) {
+      const audioMedia = new Audio(audio.mid, 'SendOnly');
+      audioMedia.addOpusCodec(audio.payloadType);
+      audioMedia.addSSRC(AUDIO_SSRC, 'tributary', 'tributary', 'audio');
+      this.audio = this.pc.addTrack(audioMedia);
+      this.audio.setMediaHandler(new RtcpNackResponder(NACK_HISTORY));
+    }
+    const gathered = new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, GATHER_TIMEOUT_MS);
+      this.pc.onGatheringStateChange((state) => {
+        if (state === 'complete') {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+    this.pc.setLocalDescription('answer');
+    await gathered;
+    const local = this.pc.localDescription();
+    if (!local) throw new Error('no local description');
+    return local.sdp;
+  }
+
+  /** A video packet of the feed (already on its timeline), shared by every viewer. */
+  sendVideo(packet: Buffer, perGroup: Map<string, Buffer>): void {
+    const track = this.video;
+    if (this.state !== 'connected' || !track?.isOpen()) return;
+    if (!this.videoStarted) {
+      if (!startsKeyframe(packet)) return;
+      this.videoStarted = true;
+    }
+    const { payloadType, playoutDelayId } = this.offer.video;
+    const key = `${payloadType}:${playoutDelayId ?? ''}`;
+    let out = perGroup.get(key);
+    if (!out) {
+      out = forViewer(packet, payloadType, playoutDelayId);
+      perGroup.set(key, out);
+    }
+    this.send(track, out);
+  }
+
+  sendAudio(packet: Buffer, perGroup: Map<string, Buffer>): void {
+    const track = this.audio;
+    const offered = this.offer.audio;
+    if (this.state !== 'connected' || !track?.isOpen() || !offered || !this.videoStarted) return;
+    const key = String(offered.payloadType);
+    let out = perGroup.get(key);
+    if (!out) {
+      out = forViewer(packet, offered.payloadType, undefined);
+      perGroup.set(key, out);
+    }
+    this.send(track, out);
+  }
+
+  /** Sends one packet; libdatachannel's refusals (an SRTP context torn down under hostile DTLS) are counted, never thrown. */
+  private send(track: Track, packet: Buffer): void {
+    try {
+      track.sendMessageBinary(packet);
+    } catch {
+      this.sendErrors++;
+      // A session that keeps failing to send is gone for its viewer: it ends.
+      if (this.sendErrors >= MAX_SEND_ERRORS) this.close();
+    }
+  }
+
+  /** Video must wait for the next keyframe again (the feed's source changed). */
+  holdUntilKeyframe(): void {
+    this.videoStarted = false;
+  }
+
+  close(): void {
+    if (this.state === 'closed') return;
+    this.state = 'closed';
+    clearTimeout(this.closeTimer);
+    try {
+      this.pc.close();
+    } catch {
+      // Already closed by the library.
+    }
+    this.onClose(this);
+  }
+}

@@ -1,0 +1,129 @@
+// WHEP playback of realtime streams (draft-ietf-wish-whep): POST /v1/streams/{id}/whep with an
+// SDP offer answers 201, the SDP answer and the session's Location; DELETE on the Location ends
+// the session; PATCH (trickle ICE, ICE restarts) is answered 405: offers carry their candidates.
+// Anyone who may open the watch page may play (no key: private means unlisted). Refusals are
+// the JSON error envelope: 404 no such stream, 409 not realtime or not live, 400 an offer that
+// cannot be answered, 413 an offer over 32 KiB, 415 a body that is not application/sdp, 429 too
+// many sessions still connecting from one address, 503 over this process's WebRTC capacity
+// (`realtime_capacity`) or not sent over WebRTC by this process (`realtime_unavailable`); a
+// player falls back to the stream's HLS on any of them.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Db } from '../db/database.ts';
+import { BODY_LIMIT_BYTES } from '../http/body-limit.ts';
+import { NoQuery } from '../http/schemas.ts';
+import { AppError, notFound } from '../shared/errors.ts';
+import { findShownStream } from '../streams/stream.repository.ts';
+import type { RealtimeHub } from './realtime-hub.ts';
+import { MAX_OFFER_BYTES } from './whep-offer.ts';
+import { SdpAnswer, SdpOffer, WhepParams, WhepSessionParams, whepErrorResponses } from './whep.schemas.ts';
+
+export interface WhepRoutesOptions {
+  db: Db;
+  realtime: RealtimeHub;
+}
+
+export const whepRoutes: FastifyPluginAsyncTypebox<WhepRoutesOptions> = async (app, { db, realtime }) => {
+  // Trickle ICE fragments (PATCH) are read only to be answered 405.
+  app.addContentTypeParser(
+    ['application/sdp', 'application/trickle-ice-sdpfrag'],
+    { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES },
+    (_r, body, done) => {
+      done(null, body);
+    },
+  );
+
+  app.post(
+    '/streams/:id/whep',
+    {
+      config: { access: 'public' },
+      schema: {
+        operationId: 'playStreamWebRtc',
+        summary: 'Play a realtime stream over WebRTC (WHEP): post an SDP offer, get the answer',
+        description:
+          "For streams whose latency_mode is `realtime`, while live. The request body is an SDP offer (Content-Type: application/sdp), the 201 response an SDP answer (application/sdp) with the session in Location; DELETE that Location to end it. Refusals are JSON errors: fall back to the stream's HLS playback_url.",
+        tags: ['streams'],
+        params: WhepParams,
+        querystring: NoQuery,
+        body: { content: { 'application/sdp': { schema: SdpOffer } } },
+        response: {
+          201: { description: 'The SDP answer.', content: { 'application/sdp': { schema: SdpAnswer } } },
+          ...whepErrorResponses,
+        },
+      },
+    },
+    async (request, reply) => {
+      const body: unknown = request.body;
+      const type = request.headers['content-type'] ?? '';
+      if (typeof body !== 'string' || !/^application\/sdp\s*(;|$)/i.test(type))
+        throw new AppError(
+          'unsupported_media_type',
+          'Send the SDP offer with Content-Type: application/sdp.',
+        );
+      if (Buffer.byteLength(body) > MAX_OFFER_BYTES)
+        throw new AppError(
+          'payload_too_large',
+          `The SDP offer is larger than ${MAX_OFFER_BYTES / 1024} KiB.`,
+        );
+      const id = request.params.id;
+      const stream = await findShownStream(db, id);
+      if (!stream) throw notFound('stream', id);
+      if (stream.latency_mode !== 'realtime')
+        throw new AppError(
+          'stream_not_realtime',
+          `Stream '${id}' is not a realtime stream (its latency_mode is ${stream.latency_mode}): play its HLS playback_url.`,
+        );
+      if (stream.status !== 'live')
+        throw new AppError('stream_not_live', `Stream '${id}' is not live (it is ${stream.status}).`);
+      const { sessionId, answer } = await realtime.play(id, body, request.ip);
+      return reply
+        .code(201)
+        .header('location', `/v1/streams/${id}/whep/${sessionId}`)
+        .header('cache-control', 'no-store')
+        .type('application/sdp')
+        .send(answer);
+    },
+  );
+
+  app.delete(
+    '/streams/:id/whep/:session_id',
+    {
+      config: { access: 'public' },
+      schema: {
+        operationId: 'endStreamWebRtc',
+        summary: 'End a WebRTC (WHEP) playback session',
+        tags: ['streams'],
+        params: WhepSessionParams,
+        querystring: NoQuery,
+        response: { 204: Type.Null({ description: 'Ended.' }), ...whepErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      realtime.end(request.params.id, request.params.session_id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.patch(
+    '/streams/:id/whep/:session_id',
+    {
+      config: { access: 'public' },
+      schema: {
+        operationId: 'patchStreamWebRtc',
+        summary: 'Trickle ICE for a WHEP session: not supported (405)',
+        description:
+          'Offers must carry their ICE candidates (wait for gathering to complete before POSTing).',
+        tags: ['streams'],
+        params: WhepSessionParams,
+        querystring: NoQuery,
+        response: { 405: whepErrorResponses[400] },
+      },
+    },
+    async () => {
+      throw new AppError(
+        'method_not_allowed',
+        'Trickle ICE and ICE restarts are not supported: post a new offer with its candidates gathered.',
+      );
+    },
+  );
+};
