@@ -58,6 +58,11 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   chat_not_allowed: 403,
   account_suspended: 403,
   operator_only: 403,
+  invalid_stream_key: 401,
+  already_publishing: 409,
+  stream_ended: 409,
+  publish_withheld: 403,
+  invalid_sdp: 400,
 };
 
 export function errorBody(error: AppError) {

@@ -59,7 +59,13 @@ export type ErrorCode =
   | 'chat_not_allowed'
   // Moderation (src/moderation/).
   | 'account_suspended'
-  | 'operator_only';
+  | 'operator_only'
+  // WHIP ingest (src/whip/): the publisher's refusals, as RTMP's are onStatus errors.
+  | 'invalid_stream_key'
+  | 'already_publishing'
+  | 'stream_ended'
+  | 'publish_withheld'
+  | 'invalid_sdp';
 
 export class AppError extends Error {
   readonly code: ErrorCode;

@@ -19,6 +19,8 @@ import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
 import type { Dialect } from '../../src/db/dialect.ts';
 import { MemoryRateLimitStore, type RateLimitStore } from '../../src/http/rate-limit-store.ts';
 import { startIngest, type IngestHandle } from '../../src/ingest/ingest.ts';
+import { WhipIngest } from '../../src/whip/whip-ingest.ts';
+import { whipRoutes } from '../../src/whip/whip.routes.ts';
 import type { TranscodeConfig } from '../../src/transcode/ladder.ts';
 import { createLogger } from '../../src/shared/logger.ts';
 import { mediaPlugin } from '../../src/media/media.plugin.ts';
@@ -60,6 +62,8 @@ export interface MediaOptions {
   ffmpegPath?: string;
   /** RTMP_MAX_CONNECTIONS (64 unless given). */
   maxRtmpConnections?: number;
+  /** WHIP sessions at once (the RTMP connection limit unless given). */
+  maxWhipSessions?: number;
   /** CHANNEL_KEY_WINDOW_HOURS (12 unless given). */
   channelKeyWindowHours?: number;
   /** How long an RTMP connection may take to ask to publish. */
@@ -185,6 +189,7 @@ export interface TestAppParts {
   rtmpPort: number;
   logs: string[];
   mailWorker?: MailWorker | undefined;
+  whip: WhipIngest;
 }
 
 export class TestApp {
@@ -209,6 +214,8 @@ export class TestApp {
   readonly rtmpPort: number;
   /** Every log line written so far, as JSON text (with `logger: 'capture'`). */
   readonly logs: string[];
+  /** WHIP sessions (POST /v1/whip), admitted by the ingest with media. */
+  readonly whip: WhipIngest;
 
   constructor(parts: TestAppParts) {
     this.app = parts.app;
@@ -225,6 +232,7 @@ export class TestApp {
     this.ingestHandle = parts.ingest;
     this.rtmpPort = parts.rtmpPort;
     this.logs = parts.logs;
+    this.whip = parts.whip;
   }
 
   /** `http://127.0.0.1:PORT/v1`. */
@@ -425,6 +433,12 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
     logger: logger ?? createLogger('silent'),
     ...(options.presencePerMinute === undefined ? {} : { presencePerMinute: options.presencePerMinute }),
   });
+  const whip = new WhipIngest({
+    clock,
+    logger: logger ?? createLogger('silent'),
+    ffmpegPath: media?.ffmpegPath ?? 'ffmpeg',
+    maxSessions: media?.maxWhipSessions ?? media?.maxRtmpConnections ?? 64,
+  });
   const app = await buildApp({
     services,
     rateLimits: options.rateLimits ?? new MemoryRateLimitStore(),
@@ -444,6 +458,7 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
             objectStore: options.objectStore,
           }),
           presence,
+          whipRoutes(whip),
         ]
       : [presence],
   });
@@ -461,12 +476,14 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
       logger: logger ?? createLogger('silent'),
       viewers,
       outputs: publishOutputs(services, ingestConfig.ffmpegPath),
+      doorways: [whip],
       ...(media.thumbnailIntervalMs === undefined ? {} : { thumbnailIntervalMs: media.thumbnailIntervalMs }),
       ...(media.publishDeadlineMs === undefined ? {} : { publishDeadlineMs: media.publishDeadlineMs }),
     });
     ingest = started;
     stops.push(() => started.close());
   }
+  if (!ingest?.enabled) whip.off(ingest?.enabled === false ? ingest.reason : 'started without media');
 
   let worker: DeliveryWorker | undefined;
   if (options.worker !== undefined && options.worker !== false) {
@@ -540,5 +557,6 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
     uploadWorker,
     rtmpPort,
     logs,
+    whip,
   });
 }
