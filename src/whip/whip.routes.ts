@@ -30,7 +30,9 @@ function notTrickled(reply: FastifyReply): never {
 
 export function whipRoutes(whip: WhipIngest): (app: FastifyInstance) => Promise<void> {
   return async (app) => {
-    // The offer is read as text here; any other type is left unread and refused with 415.
+    // The offer is read as text here; any other type (JSON included) is left unread and
+    // refused with 415.
+    app.removeAllContentTypeParsers();
     app.addContentTypeParser(
       'application/sdp',
       { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES },
