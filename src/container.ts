@@ -22,6 +22,7 @@ import type { DatabaseHandle } from './db/database.ts';
 import { CursorCodec } from './http/pagination.ts';
 import { IdempotencyService } from './idempotency/idempotency.service.ts';
 import { IngestHealthBoard } from './ingest/health/health-board.ts';
+import { WhipIngest } from './whip/whip-ingest.ts';
 import { MediaPaths } from './media/media-paths.ts';
 import { MediaRemoval } from './media/media-removal.ts';
 import { WatchService } from './media/watch.service.ts';
@@ -94,6 +95,8 @@ export interface Services {
   chat: ChatService;
   /** Operators' powers: roles, suspensions, takedowns, reports and the audit log. */
   moderation: ModerationService;
+  /** WHIP publishers (src/whip/): admitted by the ingest once it runs (src/ingest/ingest.ts's doorways). */
+  whip: WhipIngest;
 }
 
 /** CHANNEL_KEY_WINDOW_HOURS's default, for callers whose ingest configuration gives none. */
@@ -220,6 +223,7 @@ export function createServices(
     }),
     mail,
     moderation: new ModerationService(db, clock, streams, { mail }),
+    whip: new WhipIngest({ clock }),
   };
 }
 

@@ -9,8 +9,6 @@ import { dialectOf } from './db/dialect.ts';
 import { createRateLimitStore } from './http/rate-limit-factory.ts';
 import { publishOutputs } from './container.ts';
 import { startIngest, type IngestHandle } from './ingest/ingest.ts';
-import { WhipIngest } from './whip/whip-ingest.ts';
-import { whipRoutes } from './whip/whip.routes.ts';
 import { mediaPlugin } from './media/media.plugin.ts';
 import { openRuntime, type Runtime } from './runtime.ts';
 import { createLiveViewers } from './viewers/live-viewers-factory.ts';
@@ -58,14 +56,6 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
   // The HTTP listener opens first (the RTMP ingest and the worker start after it): until every
   // part runs, /readyz says so, and whoever waits for it can push to the RTMP port at once.
   let started = false;
-  // WHIP publishers (src/whip/): their endpoint is served from the start, their admission is
-  // the ingest's once it runs.
-  const whip = new WhipIngest({
-    clock: runtime.services.clock,
-    logger: logger.child({ component: 'whip' }),
-    ffmpegPath: config.ingest.ffmpegPath,
-    maxSessions: config.ingest.maxConnections,
-  });
   const app = await buildApp({
     services: runtime.services,
     rateLimits: rateLimits.store,
@@ -99,7 +89,6 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
         logger,
         presencePerMinute: config.media.playlistFetchesPerMinute,
       }),
-      whipRoutes(whip),
     ],
   });
   await app.listen({ port: config.port, host: config.host });
@@ -123,10 +112,10 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
           outputs: publishOutputs(runtime.services, config.ingest.ffmpegPath),
           drainMs: options.ingestOnly === true ? INGEST_DRAIN_MS : undefined,
           mirror: options.ingestOnly === true,
-          doorways: [whip],
+          doorways: [runtime.services.whip],
         })
       : { enabled: false, reason: 'started with --no-ingest', close: async () => undefined };
-    if (!ingest.enabled) whip.off(ingest.reason);
+    if (!ingest.enabled) runtime.services.whip.off(ingest.reason);
     if (options.ingestOnly === true && !ingest.enabled) throw new Error(`--ingest-only: ${ingest.reason}`);
     worker = options.worker ? await startDeliveryWorker(runtime, logger) : undefined;
     if (options.worker) {

@@ -71,7 +71,10 @@ export interface IngestOptions {
  * ingest's admission once it runs, and closed with the RTMP connections at shutdown.
  */
 export interface PublisherDoorway {
-  attach(publish: (publisher: Publisher) => void): void;
+  attach(
+    publish: (publisher: Publisher) => void,
+    settings: { logger: Logger; ffmpegPath: string; maxSessions: number },
+  ): void;
   close(): Promise<void>;
 }
 
@@ -168,7 +171,13 @@ export async function startIngest(options: IngestOptions): Promise<IngestHandle>
     return { enabled: false, reason, close: async () => undefined };
   }
   await coordinator.adoptInterruptedStreams();
-  for (const doorway of options.doorways ?? []) doorway.attach(coordinator.handlePublish);
+  for (const doorway of options.doorways ?? []) {
+    doorway.attach(coordinator.handlePublish, {
+      logger,
+      ffmpegPath: config.ingest.ffmpegPath,
+      maxSessions: config.ingest.maxConnections,
+    });
+  }
 
   let ticking = false;
   const ticker = setInterval(() => {

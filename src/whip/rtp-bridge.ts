@@ -14,6 +14,10 @@ import type { Logger } from 'pino';
 
 /** How long ffmpeg may take to finish after SIGINT before it is killed. */
 const STOP_GRACE_MS = 5000;
+/** While ffmpeg is stopping, it is woken this often. */
+const NUDGE_INTERVAL_MS = 50;
+/** ffmpeg's UDP receive buffer for the relayed RTP. */
+const RECEIVE_BUFFER_BYTES = 4 * 1024 * 1024;
 /** ffmpeg's input reading: short enough that the first segment is not held back for long. */
 const ANALYZE_MICROSECONDS = 2_000_000;
 
@@ -42,6 +46,9 @@ export class RtpBridge {
   private headerRead = false;
   private stopping = false;
   private stderrTail = '';
+  private socketClosed = false;
+  /** The last packet sent to each port: repeated to wake ffmpeg when it is told to stop. */
+  private readonly last = new Map<number, Buffer>();
   /** Settles when ffmpeg has exited. */
   readonly exited: Promise<void>;
   private markExited!: () => void;
@@ -95,6 +102,11 @@ export class RtpBridge {
       String(ANALYZE_MICROSECONDS),
       '-fflags',
       '+genpts',
+      // A keyframe arrives as a burst of a hundred packets or more: with the kernel's default
+      // receive buffer (208 KiB) a busy ffmpeg loses some, and then every frame until the next
+      // keyframe with them. Capped by net.core.rmem_max (README).
+      '-buffer_size',
+      String(RECEIVE_BUFFER_BYTES),
       '-i',
       sdpFile,
       '-map',
@@ -123,6 +135,7 @@ export class RtpBridge {
       if (code !== 0 && !this.stopping) {
         this.options.logger.warn({ code, stderr: this.stderrTail.trim() }, 'whip ffmpeg exited');
       }
+      this.socketClosed = true;
       this.socket.close();
       fs.rmSync(this.dir, { recursive: true, force: true });
       this.markExited();
@@ -133,15 +146,21 @@ export class RtpBridge {
   /** One packet of the publisher's track; RTCP and padding-only packets are dropped. */
   forward(kind: 'video' | 'audio', packet: Buffer): void {
     const port = kind === 'video' ? this.ports?.video : this.ports?.audio;
-    if (port === undefined || this.stopping || !isMediaRtp(packet)) return;
+    if (port === undefined || this.socketClosed || !isMediaRtp(packet)) return;
     if (paddingOnly(packet)) {
       this.paddingDropped += 1;
       return;
     }
+    this.last.set(port, packet);
     this.socket.send(packet, port, '127.0.0.1');
   }
 
-  /** Asks ffmpeg to finish (it writes what it holds), killing it if it does not. */
+  /**
+   * Asks ffmpeg to finish (it writes what it holds), killing it if it does not. ffmpeg notices
+   * SIGINT only when a packet wakes its read: with the publisher's media stopped (a drop, or
+   * its peer connection closed) the last packets are sent again (ffmpeg drops them as
+   * duplicates) until it has exited.
+   */
   async stop(): Promise<void> {
     const child = this.child;
     if (!child) {
@@ -151,8 +170,13 @@ export class RtpBridge {
     if (!this.stopping) {
       this.stopping = true;
       if (child.exitCode === null) child.kill('SIGINT');
+      const nudge = setInterval(() => {
+        if (this.socketClosed) return;
+        for (const [port, packet] of this.last) this.socket.send(packet, port, '127.0.0.1');
+      }, NUDGE_INTERVAL_MS);
       const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
       void this.exited.then(() => {
+        clearInterval(nudge);
         clearTimeout(timer);
       });
     }

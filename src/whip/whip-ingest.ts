@@ -19,12 +19,16 @@ const ADMISSION_TIMEOUT_MS = 10_000;
 
 export interface WhipIngestOptions {
   clock: Clock;
+  bindAddress?: string | undefined;
+  portRange?: { begin: number; end: number } | undefined;
+}
+
+/** What the running ingest gives WHIP with its door (src/ingest/ingest.ts). */
+export interface WhipDoorSettings {
   logger: Logger;
   ffmpegPath: string;
   /** WHIP sessions at once (answered or being answered); more are refused with 503. */
   maxSessions: number;
-  bindAddress?: string | undefined;
-  portRange?: { begin: number; end: number } | undefined;
 }
 
 /** The running ingest's door for publishers (src/ingest/ingest.ts's `publish`). */
@@ -44,6 +48,7 @@ export class WhipIngest {
   private readonly options: WhipIngestOptions;
   private readonly sessions = new Map<string, Session>();
   private door: PublishDoor | undefined;
+  private settings: WhipDoorSettings | undefined;
   private offMessage = 'Live ingest is starting. Try again in a few seconds.';
   private opening = 0;
   /** Whether a peer connection was ever made (node-datachannel then needs its cleanup). */
@@ -54,8 +59,9 @@ export class WhipIngest {
   }
 
   /** The ingest is running: publishers go through `door` from now on. */
-  attach(door: PublishDoor): void {
+  attach(door: PublishDoor, settings: WhipDoorSettings): void {
     this.door = door;
+    this.settings = { ...settings, logger: settings.logger.child({ component: 'whip' }) };
   }
 
   /** The ingest is off (no ffmpeg, --no-ingest): offers are refused saying why. */
@@ -71,9 +77,9 @@ export class WhipIngest {
 
   /** Answers an offer, or throws the AppError the publisher gets. */
   async offer(input: { sdp: string; token: string; remoteAddress: string }): Promise<WhipAnswer> {
-    const door = this.door;
-    if (!door) throw serviceUnavailable(this.offMessage, 10);
-    if (this.sessions.size + this.opening >= this.options.maxSessions) {
+    const { door, settings } = this;
+    if (!door || !settings) throw serviceUnavailable(this.offMessage, 10);
+    if (this.sessions.size + this.opening >= settings.maxSessions) {
       throw serviceUnavailable('The server is at its limit of WHIP sessions. Try again in a minute.', 60);
     }
     let offer;
@@ -91,8 +97,8 @@ export class WhipIngest {
         remoteAddress: input.remoteAddress,
         app: INGEST_APP,
         clock: this.options.clock,
-        logger: this.options.logger.child({ whipSession: id.slice(0, 6) }),
-        ffmpegPath: this.options.ffmpegPath,
+        logger: settings.logger.child({ whipSession: id.slice(0, 6) }),
+        ffmpegPath: settings.ffmpegPath,
         bindAddress: this.options.bindAddress,
         portRange: this.options.portRange,
       });
@@ -124,7 +130,7 @@ export class WhipIngest {
       try {
         return { id, sdp: await publisher.answer(offer) };
       } catch (error) {
-        this.options.logger.warn({ err: error }, 'whip offer admitted but not answered');
+        settings.logger.warn({ err: error }, 'whip offer admitted but not answered');
         publisher.disconnect();
         throw new AppError('invalid_sdp', 'The SDP offer could not be answered.');
       }

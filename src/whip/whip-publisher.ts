@@ -243,13 +243,14 @@ export class WhipPublisher extends Publisher {
     clearTimeout(this.mediaTimer);
     clearTimeout(this.disconnectedTimer);
     clearTimeout(this.keyframeTimer);
+    // ffmpeg first, while the publisher's packets may still wake it: it writes all it holds.
+    await this.bridge?.stop();
     try {
       for (const { track } of this.tracks) track.close();
       this.peer?.close();
     } catch (error) {
       this.logger.debug({ err: error }, 'whip peer connection close failed');
     }
-    await this.bridge?.stop();
     this.tracks.length = 0;
     this.videoTrack = undefined;
     this.transportClosed();

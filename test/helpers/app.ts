@@ -19,8 +19,7 @@ import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
 import type { Dialect } from '../../src/db/dialect.ts';
 import { MemoryRateLimitStore, type RateLimitStore } from '../../src/http/rate-limit-store.ts';
 import { startIngest, type IngestHandle } from '../../src/ingest/ingest.ts';
-import { WhipIngest } from '../../src/whip/whip-ingest.ts';
-import { whipRoutes } from '../../src/whip/whip.routes.ts';
+import type { WhipIngest } from '../../src/whip/whip-ingest.ts';
 import type { TranscodeConfig } from '../../src/transcode/ladder.ts';
 import { createLogger } from '../../src/shared/logger.ts';
 import { mediaPlugin } from '../../src/media/media.plugin.ts';
@@ -62,8 +61,6 @@ export interface MediaOptions {
   ffmpegPath?: string;
   /** RTMP_MAX_CONNECTIONS (64 unless given). */
   maxRtmpConnections?: number;
-  /** WHIP sessions at once (the RTMP connection limit unless given). */
-  maxWhipSessions?: number;
   /** CHANNEL_KEY_WINDOW_HOURS (12 unless given). */
   channelKeyWindowHours?: number;
   /** How long an RTMP connection may take to ask to publish. */
@@ -433,12 +430,7 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
     logger: logger ?? createLogger('silent'),
     ...(options.presencePerMinute === undefined ? {} : { presencePerMinute: options.presencePerMinute }),
   });
-  const whip = new WhipIngest({
-    clock,
-    logger: logger ?? createLogger('silent'),
-    ffmpegPath: media?.ffmpegPath ?? 'ffmpeg',
-    maxSessions: media?.maxWhipSessions ?? media?.maxRtmpConnections ?? 64,
-  });
+  const whip = services.whip;
   const app = await buildApp({
     services,
     rateLimits: options.rateLimits ?? new MemoryRateLimitStore(),
@@ -458,7 +450,6 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
             objectStore: options.objectStore,
           }),
           presence,
-          whipRoutes(whip),
         ]
       : [presence],
   });

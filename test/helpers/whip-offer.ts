@@ -9,7 +9,10 @@ export interface TestOffer {
   peer: nodeDataChannel.PeerConnection;
 }
 
-export async function makeOffer(t: TestContext, options: { audio?: boolean } = {}): Promise<TestOffer> {
+export async function makeOffer(
+  t: Pick<TestContext, 'after'>,
+  options: { audio?: boolean } = {},
+): Promise<TestOffer> {
   const peer = new nodeDataChannel.PeerConnection('test-publisher', {
     iceServers: [],
     bindAddress: '127.0.0.1',
