@@ -246,7 +246,8 @@ export class WhipPublisher extends Publisher {
     // ffmpeg first, while the publisher's packets may still wake it: it writes all it holds.
     await this.bridge?.stop();
     try {
-      for (const { track } of this.tracks) track.close();
+      // Closing the peer connection closes its tracks (closing a track first can fail in
+      // libdatachannel and leave the connection open).
       this.peer?.close();
     } catch (error) {
       this.logger.debug({ err: error }, 'whip peer connection close failed');
