@@ -32,7 +32,10 @@ function mutate(random: Rng, offer: string): string {
     case 1: // duplicate lines
       return lines.flatMap((line) => (random.chance(0.2) ? [line, line] : [line])).join('\r\n');
     case 2: // flip bytes
-      return [...offer].map((c) => (random.chance(0.02) ? String.fromCharCode(random.int(256)) : c)).join('');
+      return offer
+        .split('')
+        .map((c) => (random.chance(0.02) ? String.fromCharCode(random.int(256)) : c))
+        .join('');
     case 3: // truncate
       return offer.slice(0, random.int(offer.length));
     case 4: // many media sections
