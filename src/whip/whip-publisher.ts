@@ -27,6 +27,14 @@ export const KEYFRAME_CADENCE_MS = 2000;
 /** Chrome's bandwidth estimate is given these (kb/s): 720p at a few Mb/s from the start. */
 export const BITRATE_HINTS_KBPS = { start: 2500, min: 1000, max: 4500 };
 
+/**
+ * Closed peer connections and their tracks are held this long before they may be collected:
+ * node-datachannel 0.33.4 crashed the process (SIGSEGV, SIGABRT) when they were collected soon
+ * after close, with libdatachannel still calling back (test/whip/whip-fuzz.test.ts found it).
+ */
+const CLOSED_RETENTION_MS = 30_000;
+const RECENTLY_CLOSED = new Set<object>();
+
 export type WhipDecision = { admitted: true } | { admitted: false; refusal: Refusal };
 
 export interface WhipPublisherOptions {
@@ -249,6 +257,9 @@ export class WhipPublisher extends Publisher {
       // Closing the peer connection closes its tracks (closing a track first can fail in
       // libdatachannel and leave the connection open).
       this.peer?.close();
+      const kept = { peer: this.peer, tracks: [...this.tracks] };
+      RECENTLY_CLOSED.add(kept);
+      setTimeout(() => RECENTLY_CLOSED.delete(kept), CLOSED_RETENTION_MS).unref();
     } catch (error) {
       this.logger.debug({ err: error }, 'whip peer connection close failed');
     }

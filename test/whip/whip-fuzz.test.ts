@@ -2,7 +2,9 @@
 // huge offers, floods of offers for one key and for unknown keys, then garbage datagrams
 // (random bytes, DTLS- and STUN-shaped records) at the UDP ports an answered session opened.
 // None of it may end the process, produce a 500, leave a session behind, or disturb another
-// stream that is live over RTMP meanwhile (its playlist keeps growing).
+// stream that is live over RTMP meanwhile (its playlist keeps growing). Mutated offers that
+// pass the SDP checks are admitted and answered, then ended: before closed peer connections were
+// held a while (whip-publisher.ts), about ten of those crashed the process in node-datachannel.
 import assert from 'node:assert/strict';
 import dgram from 'node:dgram';
 import { test } from 'node:test';
@@ -15,14 +17,6 @@ const CASES = Number(process.env.WHIP_FUZZ_CASES ?? 400);
 const SEED = Number(process.env.WHIP_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 32));
 const DATAGRAMS = Number(process.env.WHIP_FUZZ_DATAGRAMS ?? 3000);
 const ANSWERED = new Set([201, 400, 401, 409, 413, 415, 429, 503]);
-/**
- * WHIP_FUZZ_ADMIT=1: mutated offers that pass the SDP checks are admitted and answered with
- * the real key (then ended). Off by default: about ten such sessions answered and ended, then
- * garbage datagrams, crash the process inside node-datachannel 0.33.4 (SIGSEGV or SIGABRT,
- * seed 1 with 160 cases reproduces it); by default they are refused at admission
- * after passing the same SDP checks (an ended stream's key).
- */
-const REFUSE_MUTATED = process.env.WHIP_FUZZ_ADMIT !== '1';
 
 function mutate(random: Rng, offer: string): string {
   const lines = offer.split('\r\n');
@@ -67,8 +61,8 @@ test('hostile WHIP offers and datagrams never end the process nor disturb anothe
   const bystander = await server.createStream(account, { title: 'Bystander' });
   const target = await server.createStream(account, { title: 'Target' });
   const key: string = target.ingest.stream_key;
-  // Mutated offers that pass the SDP checks are refused by admission with this ended stream's
-  // key (an unknown key would lock the address out, penalty-box.ts).
+  // Some mutated offers carry this ended stream's key (refused by admission); an unknown key
+  // would lock the address out (penalty-box.ts), which the refusal tests cover.
   const over = await server.createStream(account, { title: 'Over' });
   await server.services.streams.goLive(over.id);
   await server.services.streams.end(over.id);
@@ -112,9 +106,7 @@ test('hostile WHIP offers and datagrams never end the process nor disturb anothe
   // Mutated offers with the real key, eight at a time; whatever is answered is ended again.
   for (let index = 0; index < CASES; index += 8) {
     const batch = Array.from({ length: Math.min(8, CASES - index) }, () => mutate(random, sdp));
-    const answers = await Promise.all(
-      batch.map((body) => post(body, REFUSE_MUTATED ? endedKey : random.chance(0.1) ? 'sk_nope' : key)),
-    );
+    const answers = await Promise.all(batch.map((body) => post(body, random.chance(0.1) ? endedKey : key)));
     for (const answer of answers.filter((a) => a.status === 201)) {
       await fetch(`${server.origin}${answer.location}`, {
         method: 'DELETE',
