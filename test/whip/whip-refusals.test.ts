@@ -150,6 +150,19 @@ for (const { dialect, test } of mediaDialects('WHIP refusals are HTTP errors in 
       });
       assert.equal(ended.status, 200);
       await waitFor('the WHIP session to close', () => (server.whip.size === 0 ? true : undefined));
+
+      // A creator's channel key works as over RTMP: it publishes their next stream.
+      const other2 = await server.createAccount('Channel Browser');
+      await server.createStream(other2, { title: 'Next up' });
+      const channel = await server.request('GET', '/v1/ingest', { key: other2.writeKey });
+      const viaChannel = await post(url, (await makeOffer(t)).sdp, sdpHeaders(channel.body.stream_key));
+      assert.equal(viaChannel.status, 201, viaChannel.body);
+      const closed = await fetch(`${server.origin}${viaChannel.headers.get('location') ?? ''}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${channel.body.stream_key}` },
+      });
+      assert.equal(closed.status, 200);
+      await waitFor('the channel-key session to close', () => (server.whip.size === 0 ? true : undefined));
     });
   });
 }
