@@ -37,6 +37,7 @@ import { videoRoutes } from './videos/video.routes.ts';
 import { simulcastRoutes } from './simulcast/simulcast.routes.ts';
 import { uploadRoutes } from './uploads/upload.routes.ts';
 import { tusRoutes } from './uploads/tus.routes.ts';
+import { whipRoutes } from './whip/whip.routes.ts';
 import { secretRotationRoutes } from './webhooks/secret-rotation.routes.ts';
 import { webhookRoutes } from './webhooks/webhook.routes.ts';
 import { webhookManagementRoutes } from './webhooks/webhook-management.routes.ts';
@@ -308,6 +309,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     { prefix: '/v1' },
   );
+  // WHIP ingest (src/whip/): the stream key is the bearer token, the body an SDP offer.
+  await app.register(whipRoutes(services.whip));
   // Uploads' bytes (tus), outside /v1: the URL is the credential, not an API key.
   await app.register(tusRoutes({ uploads: services.uploads, clock: services.clock, logger: options.logger }));
   // The watch pages' chat sockets (src/chat/), signed in by the web app's session cookie.

@@ -23,6 +23,7 @@ import { CursorCodec } from './http/pagination.ts';
 import { IdempotencyService } from './idempotency/idempotency.service.ts';
 import { IngestHealthBoard } from './ingest/health/health-board.ts';
 import { StreamHealth } from './ingest/health/stream-health.ts';
+import { WhipIngest } from './whip/whip-ingest.ts';
 import { MediaPaths } from './media/media-paths.ts';
 import { MediaRemoval } from './media/media-removal.ts';
 import { WatchService } from './media/watch.service.ts';
@@ -101,6 +102,8 @@ export interface Services {
   moderation: ModerationService;
   /** Realtime streams' WebRTC viewers (WHEP) and feeds in this process (src/realtime/). */
   realtime: RealtimeHub;
+  /** WHIP publishers (src/whip/): admitted by the ingest once it runs (src/ingest/ingest.ts's doorways). */
+  whip: WhipIngest;
 }
 
 /** CHANNEL_KEY_WINDOW_HOURS's default, for callers whose ingest configuration gives none. */
@@ -232,6 +235,7 @@ export function createServices(
     mail,
     moderation: new ModerationService(db, clock, streams, { mail }),
     realtime: new RealtimeHub(config.realtime),
+    whip: new WhipIngest({ clock }),
   };
 }
 

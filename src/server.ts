@@ -114,8 +114,10 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
           outputs: publishOutputs(runtime.services, config.ingest.ffmpegPath),
           drainMs: options.ingestOnly === true ? INGEST_DRAIN_MS : undefined,
           mirror: options.ingestOnly === true,
+          doorways: [runtime.services.whip],
         })
       : { enabled: false, reason: 'started with --no-ingest', close: async () => undefined };
+    if (!ingest.enabled) runtime.services.whip.off(ingest.reason);
     if (options.ingestOnly === true && !ingest.enabled) throw new Error(`--ingest-only: ${ingest.reason}`);
     worker = options.worker ? await startDeliveryWorker(runtime, logger) : undefined;
     if (options.worker) {

@@ -63,6 +63,10 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   stream_not_live: 409,
   realtime_capacity: 503,
   realtime_unavailable: 503,
+  invalid_stream_key: 401,
+  already_publishing: 409,
+  stream_ended: 409,
+  publish_withheld: 403,
 };
 
 export function errorBody(error: AppError) {

@@ -11,7 +11,7 @@ import type { NextStream } from '../channels/next-stream.ts';
 import type { StreamService } from '../streams/stream.service.ts';
 import type { StreamRow } from '../streams/stream.table.ts';
 import type { PenaltyBox } from './penalty-box.ts';
-import type { PublishConnection, Refusal } from '../rtmp/rtmp-server.ts';
+import type { Publisher, Refusal } from '../rtmp/publisher.ts';
 import type { StreamLifecycle } from './stream-lifecycle.ts';
 import type { ModerationWatch } from './moderation-watch.ts';
 import type { StreamLeases } from './stream-leases.ts';
@@ -50,7 +50,7 @@ export class Admission {
    * rejects `connection` or hands the stream to `admitted`, in the same step as the last
    * check, so two publishers of one key cannot both get through.
    */
-  handle(connection: PublishConnection, admitted: (stream: StreamRow) => void): void {
+  handle(connection: Publisher, admitted: (stream: StreamRow) => void): void {
     void this.admit(connection, admitted).catch((error: unknown) => {
       this.deps.logger.error({ err: error }, 'could not admit a publisher');
       connection.reject(
@@ -61,7 +61,7 @@ export class Admission {
     });
   }
 
-  private async admit(connection: PublishConnection, admitted: (stream: StreamRow) => void): Promise<void> {
+  private async admit(connection: Publisher, admitted: (stream: StreamRow) => void): Promise<void> {
     const { penalties, lifecycle } = this.deps;
     // An address locked out for guessing keys is refused without a database lookup.
     const lockedForMs = penalties.lockedFor(connection.remoteAddress);
@@ -117,7 +117,7 @@ export class Admission {
    * second encoder, refused as on one machine.
    */
   private async lease(
-    connection: PublishConnection,
+    connection: Publisher,
     stream: StreamRow | undefined,
     lockedForMs: number,
   ): Promise<Refusal | undefined> {
@@ -148,7 +148,7 @@ export class Admission {
 
   /** The last step of admission, which awaits nothing: refuse, or admit. */
   private decide(
-    connection: PublishConnection,
+    connection: Publisher,
     stream: StreamRow | undefined,
     lockedForMs: number,
     admitted: (stream: StreamRow) => void,
@@ -170,7 +170,7 @@ export class Admission {
     if (stream) admitted(stream);
   }
 
-  private logRefusal(connection: PublishConnection, stream: StreamRow | undefined, refusal: Refusal): void {
+  private logRefusal(connection: Publisher, stream: StreamRow | undefined, refusal: Refusal): void {
     this.deps.logger.info(
       { streamId: stream?.id, remote: connection.remoteAddress, reason: refusal.reason },
       'publish refused',
@@ -178,7 +178,7 @@ export class Admission {
   }
 
   private refusal(
-    connection: PublishConnection,
+    connection: Publisher,
     stream: StreamRow | undefined,
     lockedForMs: number,
   ): Refusal | undefined {

@@ -21,7 +21,7 @@ import { ThumbnailBacklog, type ThumbnailBacklogDeps } from '../media/thumbnail-
 import { LiveThumbnails } from './live-thumbnails.ts';
 import { PenaltyBox } from './penalty-box.ts';
 import { adoptInterruptedStreams } from './restart-recovery.ts';
-import type { PublishConnection } from '../rtmp/rtmp-server.ts';
+import type { Publisher } from '../rtmp/publisher.ts';
 import { StreamLifecycle, type LifecycleDeps } from './stream-lifecycle.ts';
 import { IngestUpkeep } from './upkeep.ts';
 import { ModerationWatch } from './moderation-watch.ts';
@@ -134,7 +134,7 @@ export class IngestCoordinator {
   }
 
   /** The RTMP server's handler: decides asynchronously, buffering the publisher meanwhile. */
-  handlePublish = (connection: PublishConnection): void => {
+  handlePublish = (connection: Publisher): void => {
     this.admission.handle(connection, (stream) => {
       this.lifecycle.publish(stream, connection);
     });

@@ -15,6 +15,7 @@ import type { StreamService } from '../streams/stream.service.ts';
 import type { VideoService } from '../videos/video.service.ts';
 import type { IngestHealthBoard } from './health/health-board.ts';
 import type { PublishOutput } from '../live/publish-output.ts';
+import type { Publisher } from '../rtmp/publisher.ts';
 import { IngestCoordinator } from './ingest-coordinator.ts';
 import { MODERATION_WATCH_MS } from './moderation-watch.ts';
 import { TranscodeBudget } from '../transcode/budget.ts';
@@ -61,6 +62,20 @@ export interface IngestOptions {
    * state are copied to the object store as they are written (live-mirror.ts).
    */
   mirror?: boolean | undefined;
+  /** Other doors publishers come by (WHIP), admitted like RTMP encoders. */
+  doorways?: readonly PublisherDoorway[];
+}
+
+/**
+ * Publishers that come by another door than the RTMP listener (WHIP, src/whip/): given the
+ * ingest's admission once it runs, and closed with the RTMP connections at shutdown.
+ */
+export interface PublisherDoorway {
+  attach(
+    publish: (publisher: Publisher) => void,
+    settings: { logger: Logger; ffmpegPath: string; maxSessions: number },
+  ): void;
+  close(): Promise<void>;
 }
 
 export type IngestHandle =
@@ -157,6 +172,13 @@ export async function startIngest(options: IngestOptions): Promise<IngestHandle>
     return { enabled: false, reason, close: async () => undefined };
   }
   await coordinator.adoptInterruptedStreams();
+  for (const doorway of options.doorways ?? []) {
+    doorway.attach(coordinator.handlePublish, {
+      logger,
+      ffmpegPath: config.ingest.ffmpegPath,
+      maxSessions: config.ingest.maxConnections,
+    });
+  }
 
   let ticking = false;
   const ticker = setInterval(() => {
@@ -197,6 +219,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestHandle>
       coordinator.beginShutdown();
       const held = coordinator.activeStreamIds();
       await rtmp.close();
+      await Promise.all((options.doorways ?? []).map((doorway) => doorway.close()));
       await coordinator.close();
       transcode?.budget.close();
       if (options.drainMs !== undefined) await waitForMoves(leases, held, options.drainMs, logger);

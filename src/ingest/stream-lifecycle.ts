@@ -24,7 +24,7 @@ import { LiveStream } from '../live/live-stream.ts';
 import type { PublishOutput } from '../live/publish-output.ts';
 import type { MediaPaths } from '../media/media-paths.ts';
 import type { ThumbnailBacklog } from '../media/thumbnail-backlog.ts';
-import type { PublishConnection } from '../rtmp/rtmp-server.ts';
+import type { Publisher } from '../rtmp/publisher.ts';
 import type { Clock } from '../shared/clock.ts';
 import { isStateConflict } from '../shared/errors.ts';
 import type { StreamService } from '../streams/stream.service.ts';
@@ -118,7 +118,7 @@ export class StreamLifecycle {
   }
 
   /** An admitted publisher: it becomes the stream's (next) publish. Runs without awaiting. */
-  publish(stream: StreamRow, connection: PublishConnection): void {
+  publish(stream: StreamRow, connection: Publisher): void {
     let state = this.states.get(stream.id);
     if (!state) {
       state = new StreamState(stream, this.liveStream(stream));
@@ -138,11 +138,7 @@ export class StreamLifecycle {
    * fetched on the stream's queue, before anything writes its playlists), then this publisher.
    * The publisher's media waits in its connection meanwhile.
    */
-  private async takeOver(
-    state: StreamState,
-    connection: PublishConnection,
-    mirror: LiveMirror,
-  ): Promise<void> {
+  private async takeOver(state: StreamState, connection: Publisher, mirror: LiveMirror): Promise<void> {
     const { logger } = this.deps;
     try {
       const mirrored = await mirror.load(state.streamId);
@@ -199,7 +195,7 @@ export class StreamLifecycle {
   }
 
   /** publishing <- reconnecting | stopping | (new): the publisher's media becomes the stream's. */
-  private attach(state: StreamState, connection: PublishConnection): void {
+  private attach(state: StreamState, connection: Publisher): void {
     clearTimeout(state.reconnectTimer);
     state.reconnectTimer = undefined;
     if (state.reconnecting) this.markReconnecting(state, false);

@@ -1,7 +1,7 @@
 // One publish: an admitted RTMP publisher from its first byte to its last, and everything its
 // media goes to. The media flows one way:
 //
-//   PublishConnection -> FlvFanout -+-> FlvRelay -> HlsPackager (then the next, at a keyframe)
+//   Publisher -> FlvFanout -+-> FlvRelay -> HlsPackager (then the next, at a keyframe)
 //                                   +-> each registered PublishOutput's run (simulcast...)
 //
 // The HLS is a chain of packagers, one publish folder each: the first, and, when a transcoder
@@ -11,7 +11,7 @@
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import { datedFrom, type HlsSegment } from '../hls/hls-playlist.ts';
-import type { PublishConnection } from '../rtmp/rtmp-server.ts';
+import type { Publisher } from '../rtmp/publisher.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { TranscodeBudget } from '../transcode/budget.ts';
 import type { TranscodeConfig } from '../transcode/ladder.ts';
@@ -76,7 +76,7 @@ export interface LivePublishDeps {
 }
 
 export class LivePublish extends EventEmitter<PublishEvents> {
-  readonly connection: PublishConnection;
+  readonly connection: Publisher;
   /** The publish folder of its first packager (p<index>/). */
   readonly index: number;
   private readonly stream: LiveStream;
@@ -97,7 +97,7 @@ export class LivePublish extends EventEmitter<PublishEvents> {
   /** Whether the transcoder ever fell behind in this publish (it is not offered the ladder again). */
   private fellBehind = false;
 
-  constructor(stream: LiveStream, connection: PublishConnection, deps: LivePublishDeps) {
+  constructor(stream: LiveStream, connection: Publisher, deps: LivePublishDeps) {
     super();
     this.stream = stream;
     this.connection = connection;

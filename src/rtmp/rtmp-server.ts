@@ -12,18 +12,12 @@
 import net from 'node:net';
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../shared/clock.ts';
-import { codecRefusal } from './codecs.ts';
-import { StreamMeter } from './stream-meter.ts';
-import { flvHeader, flvTag } from './flv.ts';
+import { Publisher, type Refusal } from './publisher.ts';
 import { RtmpProtocolError } from './protocol-error.ts';
 import { ProxyHeaderReader } from './proxy-protocol.ts';
 import { RtmpSession, type PublishRequest } from './session.ts';
 
-/** Where an accepted publisher's FLV bytes go (the packager's stdin). */
-export interface FlvSink {
-  write(chunk: Buffer): void;
-  end(): void;
-}
+export type { FlvSink, Refusal, RefusalCode } from './publisher.ts';
 
 export type PublishHandler = (connection: PublishConnection) => void;
 
@@ -46,8 +40,6 @@ export interface RtmpServerOptions {
 
 export const PUBLISH_DEADLINE_MS = 10_000;
 const IDLE_TIMEOUT_MS = 30_000;
-/** What a publisher may send before it is admitted; admission takes milliseconds. */
-const MAX_PENDING_BYTES = 4 * 1024 * 1024;
 /** Replies a client does not read pile up in the socket; past this it is not a real client. */
 const MAX_UNREAD_OUTPUT_BYTES = 1024 * 1024;
 /** A balancer sends its PROXY header with the connection's first bytes; this is generous. */
@@ -67,48 +59,10 @@ const OVER_CAP_DEADLINE_MS = 3000;
  */
 const REFUSAL_LINGER_MS = 2000;
 
-/** The onStatus codes a refused publish gets: the name (key, app) is wrong, or the publish is not allowed now. */
-export type RefusalCode = 'NetStream.Publish.BadName' | 'NetStream.Publish.Rejected';
-
-/** Why a publish was refused: a short reason for the log, and what the encoder was told. */
-export interface Refusal {
-  reason: string;
-  code: RefusalCode;
-  description: string;
-}
-
 /** One connection that asked to publish. */
-export class PublishConnection {
-  readonly app: string;
-  readonly streamKey: string;
-  readonly remoteAddress: string;
+export class PublishConnection extends Publisher {
   private readonly socket: net.Socket;
   private readonly session: RtmpSession;
-  private state: 'pending' | 'accepted' | 'closed' = 'pending';
-  private pending: Buffer[] = [];
-  private pendingBytes = 0;
-  private sink: FlvSink | undefined;
-  private readonly closeListeners: (() => void)[] = [];
-  private readonly clock: Clock;
-  /** When the first audio or video frame arrived (epoch ms), for time-to-live figures. */
-  firstMediaAt: number | undefined;
-  /** The media timestamp (ms) of the first frame. */
-  firstMediaTimestamp: number | undefined;
-  /**
-   * The wall-clock time (epoch ms) of media timestamp 0, from the frame that arrived least
-   * late: an encoder's start-up burst arrives late, never early. Dates the segments.
-   */
-  mediaClockOrigin: number | undefined;
-  /** Set once the publish was refused (by admission or for its codec). */
-  refusal: Refusal | undefined;
-  /**
-   * The encoder said it stopped (FCUnpublish, deleteStream or closeStream) before the
-   * connection closed: a creator's Stop Streaming, not a drop. Only a real RTMP command sets
-   * it; a socket that closes, resets or goes idle without one is a drop.
-   */
-  stoppedCleanly = false;
-  /** Measures the media from the first message on (sequence headers come before admission). */
-  readonly meter = new StreamMeter();
 
   constructor(
     socket: net.Socket,
@@ -117,41 +71,22 @@ export class PublishConnection {
     clock: Clock,
     remoteAddress: string,
   ) {
+    super({ app: request.app, streamKey: request.streamName, remoteAddress }, clock);
     this.socket = socket;
     this.session = session;
-    this.clock = clock;
-    this.app = request.app;
-    this.streamKey = request.streamName;
-    this.remoteAddress = remoteAddress;
   }
 
-  get closed(): boolean {
-    return this.state === 'closed';
-  }
-
-  /**
-   * Admits the publisher: NetStream.Publish.Start goes to the encoder (only now), and FLV
-   * bytes flow into `sink`, beginning with anything that arrived while pending.
-   */
-  accept(sink: FlvSink): void {
-    if (this.state !== 'pending') return;
-    this.state = 'accepted';
-    this.sink = sink;
-    sink.write(flvHeader());
-    for (const chunk of this.pending) sink.write(chunk);
-    this.pending = [];
-    this.pendingBytes = 0;
+  /** NetStream.Publish.Start goes to the encoder (only now). */
+  protected admitted(): void {
     this.session.acceptPublish();
   }
 
   /**
    * Refuses the publish with an RTMP error status streaming software shows (ffmpeg prints
-   * "Server error: <description>"), then hangs up. Works before and after admission.
+   * "Server error: <description>"), then hangs up.
    */
-  reject(description: string, code: RefusalCode = 'NetStream.Publish.Rejected', reason = 'refused'): void {
-    if (this.state === 'closed' || this.refusal) return;
-    this.refusal = { reason, code, description };
-    this.session.sendStatus('error', code, description);
+  protected refused(refusal: Refusal): void {
+    this.session.sendStatus('error', refusal.code, refusal.description);
     this.session.stop();
     // Half-close: the status is delivered, later media is read and dropped, and the encoder
     // hangs up itself once it has read the status (or the linger runs out).
@@ -170,60 +105,12 @@ export class PublishConnection {
 
   /** @internal the server calls this when the session hears the encoder unpublish. */
   unpublished(): void {
-    if (this.state !== 'closed') this.stoppedCleanly = true;
-  }
-
-  onClose(listener: () => void): void {
-    if (this.state === 'closed') listener();
-    else this.closeListeners.push(listener);
-  }
-
-  /** @internal the server feeds audio (8) and video (9) messages here. */
-  receive(type: number, timestamp: number, payload: Buffer): void {
-    if (this.state === 'closed' || this.refusal) return;
-    // The packager copies media as it is: a codec HLS players cannot play is refused here,
-    // before any of it reaches a segment.
-    const unsupported = codecRefusal(type === 8 ? 8 : 9, payload);
-    if (unsupported) {
-      this.reject(
-        unsupported.description,
-        'NetStream.Publish.Rejected',
-        `unsupported_${unsupported.kind}_codec`,
-      );
-      return;
-    }
-    const now = this.clock.now();
-    this.firstMediaAt ??= now;
-    this.firstMediaTimestamp ??= timestamp;
-    if (this.mediaClockOrigin === undefined || now - timestamp < this.mediaClockOrigin) {
-      this.mediaClockOrigin = now - timestamp;
-    }
-    this.meter.receive(type === 8 ? 8 : 9, timestamp, payload);
-    const tag = flvTag(type, timestamp, payload);
-    if (this.state === 'accepted') {
-      this.sink?.write(tag);
-      return;
-    }
-    this.pending.push(tag);
-    this.pendingBytes += tag.length;
-    if (this.pendingBytes > MAX_PENDING_BYTES) {
-      this.reject(
-        'The server could not admit the stream in time. Try again.',
-        'NetStream.Publish.Rejected',
-        'admission_too_slow',
-      );
-    }
+    if (!this.closed) this.stoppedCleanly = true;
   }
 
   /** @internal the server calls this when the socket closes. */
   closedBySocket(): void {
-    if (this.state === 'closed') return;
-    const wasAccepted = this.state === 'accepted';
-    this.state = 'closed';
-    this.pending = [];
-    // A refused publish's packager is killed by its owner, not left to finish what it got.
-    if (wasAccepted && !this.refusal) this.sink?.end();
-    for (const listener of this.closeListeners.splice(0)) listener();
+    this.transportClosed();
   }
 }
 

@@ -65,7 +65,12 @@ export type ErrorCode =
   | 'stream_not_realtime'
   | 'stream_not_live'
   | 'realtime_capacity'
-  | 'realtime_unavailable';
+  | 'realtime_unavailable'
+  // WHIP ingest (src/whip/): the publisher's refusals, as RTMP's are onStatus errors.
+  | 'invalid_stream_key'
+  | 'already_publishing'
+  | 'stream_ended'
+  | 'publish_withheld';
 
 export class AppError extends Error {
   readonly code: ErrorCode;

@@ -190,6 +190,12 @@ const PUBLIC_ROUTES = [
 // Their token is the credential: an upload URL, a go-live mail's one-click unsubscribe (RFC 8058).
 const CAPABILITY_ROUTES = ['/uploads/:token', '/unsubscribe/:token'];
 
+/**
+ * WHIP ingest (src/whip/): the bearer token is a stream key, not an API key, checked by the
+ * ingest's admission (test/whip/whip-refusals.test.ts); without one the offer is refused 401.
+ */
+const STREAM_KEY_ROUTES = ['/v1/whip', '/v1/whip/:session'];
+
 /** `%76` or `%6D`/`%6d`: a character as a percent-escape, its hex letters in the case asked for. */
 function escape(char: string, upper: boolean): string {
   const hex = char.charCodeAt(0).toString(16).padStart(2, '0');
@@ -264,6 +270,15 @@ describe('route access', () => {
         assert.equal(unsigned.status, method === 'OPTIONS' ? 204 : 404, name);
         continue;
       }
+      if (STREAM_KEY_ROUTES.includes(path)) {
+        assert.equal(access, 'public', name);
+        const anonymous = await raw(running.port, method, path.replace(':session', 'x_1'));
+        const withReadKey = await raw(running.port, method, path.replace(':session', 'x_1'), readKey);
+        // No stream key: 401 (POST), no such session (DELETE), no trickle ICE (PATCH).
+        assert.equal(anonymous.status, { POST: 401, DELETE: 404, PATCH: 405 }[method], name);
+        assert.ok(withReadKey.status >= 400, `${name}: an API key is not a stream key`);
+        continue;
+      }
       if (isMutating(method)) assert.equal(access, 'write', `${name} changes something`);
       assert.equal(
         access === 'public',
@@ -329,7 +344,7 @@ describe('route access', () => {
 
     // Pages (outside /v1, access 'page') are checked by test/web/csrf.test.ts.
     const writeRoutes = registeredRoutes(running.app).filter(
-      (r) => isMutating(r.method) && r.path.startsWith('/v1'),
+      (r) => isMutating(r.method) && r.path.startsWith('/v1') && !STREAM_KEY_ROUTES.includes(r.path),
     );
     assert.deepEqual(
       writeRoutes.map((r) => `${r.method} ${r.path}`).sort(),

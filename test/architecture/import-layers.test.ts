@@ -20,6 +20,7 @@ const LAYERS: string[][] = [
   ['media', 'moderation'],
   ['live', 'viewers', 'uploads', 'catalogue', 'chat'],
   ['ingest', 'simulcast', 'search', 'realtime'],
+  ['whip'],
   ['cli', 'web', 'observability'],
   ['(root)'],
 ];

@@ -20,6 +20,7 @@ import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
 import type { Dialect } from '../../src/db/dialect.ts';
 import { MemoryRateLimitStore, type RateLimitStore } from '../../src/http/rate-limit-store.ts';
 import { startIngest, type IngestHandle } from '../../src/ingest/ingest.ts';
+import type { WhipIngest } from '../../src/whip/whip-ingest.ts';
 import type { TranscodeConfig } from '../../src/transcode/ladder.ts';
 import { createLogger } from '../../src/shared/logger.ts';
 import { mediaPlugin } from '../../src/media/media.plugin.ts';
@@ -190,6 +191,7 @@ export interface TestAppParts {
   rtmpPort: number;
   logs: string[];
   mailWorker?: MailWorker | undefined;
+  whip: WhipIngest;
 }
 
 export class TestApp {
@@ -214,6 +216,8 @@ export class TestApp {
   readonly rtmpPort: number;
   /** Every log line written so far, as JSON text (with `logger: 'capture'`). */
   readonly logs: string[];
+  /** WHIP sessions (POST /v1/whip), admitted by the ingest with media. */
+  readonly whip: WhipIngest;
 
   constructor(parts: TestAppParts) {
     this.app = parts.app;
@@ -230,6 +234,7 @@ export class TestApp {
     this.ingestHandle = parts.ingest;
     this.rtmpPort = parts.rtmpPort;
     this.logs = parts.logs;
+    this.whip = parts.whip;
   }
 
   /** `http://127.0.0.1:PORT/v1`. */
@@ -436,6 +441,7 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
     ...(options.presencePerMinute === undefined ? {} : { presencePerMinute: options.presencePerMinute }),
   });
   if (logger) services.realtime.useLogger(logger);
+  const whip = services.whip;
   const app = await buildApp({
     services,
     rateLimits: options.rateLimits ?? new MemoryRateLimitStore(),
@@ -472,12 +478,14 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
       logger: logger ?? createLogger('silent'),
       viewers,
       outputs: publishOutputs(services, ingestConfig.ffmpegPath),
+      doorways: [whip],
       ...(media.thumbnailIntervalMs === undefined ? {} : { thumbnailIntervalMs: media.thumbnailIntervalMs }),
       ...(media.publishDeadlineMs === undefined ? {} : { publishDeadlineMs: media.publishDeadlineMs }),
     });
     ingest = started;
     stops.push(() => started.close());
   }
+  if (!ingest?.enabled) whip.off(ingest?.enabled === false ? ingest.reason : 'started without media');
 
   let worker: DeliveryWorker | undefined;
   if (options.worker !== undefined && options.worker !== false) {
@@ -551,5 +559,6 @@ export async function startTestApp(t: TestContext, options: TestAppOptions): Pro
     uploadWorker,
     rtmpPort,
     logs,
+    whip,
   });
 }

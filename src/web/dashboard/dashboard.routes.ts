@@ -14,6 +14,7 @@ import { StreamEvents } from './stream-events.ts';
 import { healthPanelContent } from './health-pages.ts';
 import { dashboardStreamManageRoutes } from './stream-manage.routes.ts';
 import { dashboardStreamRoutes } from './streams.routes.ts';
+import { dashboardGoLiveRoutes } from './go-live.routes.ts';
 import { dashboardSimulcastRoutes } from './simulcast.routes.ts';
 import { dashboardVideoManageRoutes } from './video-manage.routes.ts';
 import { dashboardUploadRoutes } from './uploads.routes.ts';
@@ -56,6 +57,7 @@ export async function dashboardRoutes(parent: FastifyInstance, options: WebRoute
     reply.redirect('/dashboard/streams', 303),
   );
   await dashboardStreamRoutes(app, deps);
+  await dashboardGoLiveRoutes(app, deps);
   await dashboardStreamManageRoutes(app, deps);
   await dashboardSimulcastRoutes(app, deps);
   await dashboardVideoRoutes(app, deps);

@@ -300,6 +300,13 @@ export function streamPageBody(csrf: SafeHtml, data: StreamPageData): SafeHtml {
     </p>
     <div class="button-row" id="stream-actions">
       <a class="button" id="edit-stream" href="/dashboard/streams/${id}/edit">Edit details</a>
+      ${
+        ended
+          ? ''
+          : html`<a class="button" id="go-live-browser" href="/dashboard/streams/${id}/go-live"
+              >Go live from the browser</a
+            >`
+      }
       <a
         class="button danger"
         id="end-stream"

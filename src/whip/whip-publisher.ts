@@ -1,0 +1,272 @@
+// One WHIP publish: the publisher the ingest admits like an RTMP one (src/rtmp/publisher.ts),
+// its WebRTC peer connection (node-datachannel, libdatachannel's bindings) and the ffmpeg that
+// turns its RTP into the FLV the live pipeline takes (rtp-bridge.ts). It ends when the
+// publisher DELETEs its session (a clean stop), when the peer connection fails or no media
+// comes (a drop), or when the ingest disconnects it (the stream ended, shutdown).
+import nodeDataChannel, { type PeerConnection, type Track } from 'node-datachannel';
+import type { Logger } from 'pino';
+import { Publisher, type Refusal } from '../rtmp/publisher.ts';
+import type { Clock } from '../shared/clock.ts';
+import { RtpBridge } from './rtp-bridge.ts';
+import { withBitrateHints, type AcceptedOffer } from './sdp-offer.ts';
+
+/** ICE candidates are gathered before the answer is sent (WHIP servers do not trickle). */
+const GATHER_TIMEOUT_MS = 5000;
+/** A publish whose media has not started, or has stopped, this long is a drop. */
+const MEDIA_TIMEOUT_MS = 15_000;
+/** A peer connection "disconnected" this long is a drop. */
+const DISCONNECTED_GRACE_MS = 5000;
+/** Keyframe requests to the publisher are at least this far apart. */
+const KEYFRAME_REQUEST_INTERVAL_MS = 1000;
+/**
+ * A browser sends a keyframe only when asked (Chrome about every 6 s otherwise), and HLS
+ * segments are cut at keyframes: one is asked for this often, the 2 s GOP an encoder is told
+ * to use (ingest.health's keyframe advice).
+ */
+export const KEYFRAME_CADENCE_MS = 2000;
+/** Chrome's bandwidth estimate is given these (kb/s): 720p at a few Mb/s from the start. */
+export const BITRATE_HINTS_KBPS = { start: 2500, min: 1000, max: 4500 };
+
+/**
+ * Closed peer connections and their tracks are held this long before they may be collected:
+ * node-datachannel 0.33.4 crashed the process (SIGSEGV, SIGABRT) when they were collected soon
+ * after close, with libdatachannel still calling back (test/whip/whip-fuzz.test.ts found it).
+ */
+const CLOSED_RETENTION_MS = 30_000;
+const RECENTLY_CLOSED = new Set<object>();
+
+export type WhipDecision = { admitted: true } | { admitted: false; refusal: Refusal };
+
+export interface WhipPublisherOptions {
+  streamKey: string;
+  remoteAddress: string;
+  app: string;
+  clock: Clock;
+  logger: Logger;
+  ffmpegPath: string;
+  /** Interface the peer connection's UDP sockets bind (all unless given). */
+  bindAddress?: string | undefined;
+  /** UDP ports the peer connection may use. */
+  portRange?: { begin: number; end: number } | undefined;
+}
+
+export class WhipPublisher extends Publisher {
+  private readonly options: WhipPublisherOptions;
+  private readonly logger: Logger;
+  /** Settles once admission has decided. */
+  readonly decision: Promise<WhipDecision>;
+  private decide!: (decision: WhipDecision) => void;
+  private peer: PeerConnection | undefined;
+  /** Held here: a Track no longer referenced is collected and its callbacks stop. */
+  private readonly tracks: { track: Track; session: unknown }[] = [];
+  private videoTrack: Track | undefined;
+  private bridge: RtpBridge | undefined;
+  private ending = false;
+  private lastKeyframeRequest = Number.NEGATIVE_INFINITY;
+  private keyframeSeen = false;
+  private mediaTimer: NodeJS.Timeout | undefined;
+  private disconnectedTimer: NodeJS.Timeout | undefined;
+  private keyframeTimer: NodeJS.Timeout | undefined;
+  /** Settles once everything the publish held is let go. */
+  readonly finished: Promise<void>;
+  private markFinished!: () => void;
+
+  constructor(options: WhipPublisherOptions) {
+    super(
+      { app: options.app, streamKey: options.streamKey, remoteAddress: options.remoteAddress },
+      options.clock,
+    );
+    this.options = options;
+    this.logger = options.logger;
+    this.decision = new Promise((resolve) => {
+      this.decide = resolve;
+    });
+    this.finished = new Promise((resolve) => {
+      this.markFinished = resolve;
+    });
+  }
+
+  protected admitted(): void {
+    this.decide({ admitted: true });
+  }
+
+  protected refused(refusal: Refusal): void {
+    this.decide({ admitted: false, refusal });
+    // Refused while pending: nothing was opened. Refused later (its media): it is cut off.
+    void this.end();
+  }
+
+  /**
+   * Answers the publisher's offer once admitted: the peer connection, the relay to ffmpeg, and
+   * the SDP answer (with the bitrate hints). Throws when the WebRTC stack refuses the offer.
+   */
+  async answer(offer: AcceptedOffer): Promise<string> {
+    const { options } = this;
+    const peer = new nodeDataChannel.PeerConnection('whip', {
+      iceServers: [],
+      ...(options.bindAddress === undefined ? {} : { bindAddress: options.bindAddress }),
+      ...(options.portRange === undefined
+        ? {}
+        : { portRangeBegin: options.portRange.begin, portRangeEnd: options.portRange.end }),
+    });
+    this.peer = peer;
+    const bridge = new RtpBridge({
+      ffmpegPath: options.ffmpegPath,
+      codecs: { video: offer.video, audio: offer.audio },
+      logger: this.logger,
+      onMessage: (type, timestamp, payload) => {
+        if (type === 9 && !this.keyframeSeen && (payload[0] ?? 0) >> 4 === 1) this.keyframeSeen = true;
+        this.receive(type, timestamp, payload);
+      },
+      onExit: () => {
+        // ffmpeg gone on its own (unreadable media): the publish ends as a drop.
+        void this.end();
+      },
+    });
+    this.bridge = bridge;
+    peer.onStateChange((state) => {
+      this.peerState(state);
+    });
+    peer.onTrack((track) => {
+      this.adoptTrack(track);
+    });
+    peer.setRemoteDescription(offer.sdp, 'offer');
+    await this.gathered(peer);
+    const local = peer.localDescription();
+    if (!local) throw new Error('the WebRTC stack made no answer');
+    await bridge.start();
+    this.watchMedia();
+    return withBitrateHints(local.sdp, offer.video.payloadType, BITRATE_HINTS_KBPS);
+  }
+
+  /** The publisher's DELETE: a clean stop (the stream's short grace, not its reconnect window). */
+  async stop(): Promise<void> {
+    if (!this.closed) this.stoppedCleanly = true;
+    await this.end();
+  }
+
+  /** The ingest ends the publish (the stream ended, shutdown): everything stops at once. */
+  disconnect(): void {
+    this.bridge?.kill();
+    void this.end();
+  }
+
+  /** Asks the publisher for a keyframe (a PLI), at most once a second. True when sent. */
+  requestKeyframe(): boolean {
+    const now = Date.now();
+    if (!this.videoTrack || now - this.lastKeyframeRequest < KEYFRAME_REQUEST_INTERVAL_MS) return false;
+    this.lastKeyframeRequest = now;
+    try {
+      return this.videoTrack.requestKeyframe();
+    } catch {
+      return false;
+    }
+  }
+
+  /** Packets the relay dropped for being padding only. */
+  get paddingDropped(): number {
+    return this.bridge?.paddingDropped ?? 0;
+  }
+
+  private adoptTrack(track: Track): void {
+    const kind = track.type() === 'video' ? 'video' : track.type() === 'audio' ? 'audio' : undefined;
+    if (!kind) {
+      track.close();
+      return;
+    }
+    const session = new nodeDataChannel.RtcpReceivingSession();
+    track.setMediaHandler(session);
+    this.tracks.push({ track, session });
+    track.onMessage((packet) => {
+      this.mediaArrived();
+      this.bridge?.forward(kind, packet);
+    });
+    if (kind === 'video') {
+      this.videoTrack = track;
+      // ffmpeg must see a keyframe (with its SPS and PPS) to start: ask until one comes out.
+      track.onOpen(() => {
+        this.askForFirstKeyframe();
+      });
+    }
+  }
+
+  /** Until ffmpeg has its first keyframe, every second; then at the GOP cadence. */
+  private askForFirstKeyframe(): void {
+    if (this.ending) return;
+    this.requestKeyframe();
+    this.keyframeTimer = setTimeout(
+      () => {
+        this.askForFirstKeyframe();
+      },
+      this.keyframeSeen ? KEYFRAME_CADENCE_MS : KEYFRAME_REQUEST_INTERVAL_MS,
+    );
+  }
+
+  private peerState(state: string): void {
+    clearTimeout(this.disconnectedTimer);
+    if (state === 'failed' || state === 'closed') {
+      void this.end();
+    } else if (state === 'disconnected') {
+      this.disconnectedTimer = setTimeout(() => {
+        void this.end();
+      }, DISCONNECTED_GRACE_MS);
+    }
+  }
+
+  private watchMedia(): void {
+    clearTimeout(this.mediaTimer);
+    this.mediaTimer = setTimeout(() => {
+      this.logger.info({ remote: this.remoteAddress }, 'whip publisher sent no media; ending it');
+      void this.end();
+    }, MEDIA_TIMEOUT_MS);
+  }
+
+  private lastMediaWatch = 0;
+  private mediaArrived(): void {
+    // Re-arming a timer per packet is wasteful: once a second is enough.
+    const now = Date.now();
+    if (now - this.lastMediaWatch < 1000) return;
+    this.lastMediaWatch = now;
+    this.watchMedia();
+  }
+
+  private gathered(peer: PeerConnection): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, GATHER_TIMEOUT_MS);
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      if (peer.gatheringState() === 'complete') done();
+      peer.onGatheringStateChange((state) => {
+        if (state === 'complete') done();
+      });
+    });
+  }
+
+  /** Lets go of everything once: the peer connection, then ffmpeg (which finishes its output). */
+  private async end(): Promise<void> {
+    if (this.ending) return this.finished;
+    this.ending = true;
+    clearTimeout(this.mediaTimer);
+    clearTimeout(this.disconnectedTimer);
+    clearTimeout(this.keyframeTimer);
+    // ffmpeg first, while the publisher's packets may still wake it: it writes all it holds.
+    await this.bridge?.stop();
+    try {
+      // Closing the peer connection closes its tracks (closing a track first can fail in
+      // libdatachannel and leave the connection open).
+      this.peer?.close();
+      const kept = { peer: this.peer, tracks: [...this.tracks] };
+      RECENTLY_CLOSED.add(kept);
+      setTimeout(() => RECENTLY_CLOSED.delete(kept), CLOSED_RETENTION_MS).unref();
+    } catch (error) {
+      this.logger.debug({ err: error }, 'whip peer connection close failed');
+    }
+    this.tracks.length = 0;
+    this.videoTrack = undefined;
+    this.transportClosed();
+    this.markFinished();
+    return this.finished;
+  }
+}

@@ -1,0 +1,51 @@
+// WHIP offers made by a real WebRTC stack in the test process (node-datachannel, the one the
+// server uses): H.264 video and Opus audio, sendonly, with ICE credentials and a fingerprint,
+// as a WHIP encoder would send. The peer is closed when the test ends.
+import type { TestContext } from 'node:test';
+import nodeDataChannel from 'node-datachannel';
+
+export interface TestOffer {
+  sdp: string;
+  peer: nodeDataChannel.PeerConnection;
+}
+
+export async function makeOffer(
+  t: Pick<TestContext, 'after'>,
+  options: { audio?: boolean } = {},
+): Promise<TestOffer> {
+  const peer = new nodeDataChannel.PeerConnection('test-publisher', {
+    iceServers: [],
+    bindAddress: '127.0.0.1',
+  });
+  t.after(() => {
+    peer.close();
+    // node-datachannel's threads keep the process alive until its cleanup.
+    nodeDataChannel.cleanup();
+  });
+  const video = new nodeDataChannel.Video('video', 'SendOnly');
+  video.addH264Codec(96);
+  video.addSSRC(1111, 'video');
+  const tracks = [peer.addTrack(video)];
+  if (options.audio !== false) {
+    const audio = new nodeDataChannel.Audio('audio', 'SendOnly');
+    audio.addOpusCodec(111);
+    audio.addSSRC(2222, 'audio');
+    tracks.push(peer.addTrack(audio));
+  }
+  peer.setLocalDescription();
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, 3000);
+    if (peer.gatheringState() === 'complete') resolve();
+    peer.onGatheringStateChange((state) => {
+      if (state === 'complete') {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  });
+  // Held: a Track no longer referenced is collected.
+  (peer as unknown as { tracks: unknown }).tracks = tracks;
+  const local = peer.localDescription();
+  if (!local) throw new Error('node-datachannel made no offer');
+  return { sdp: local.sdp, peer };
+}
