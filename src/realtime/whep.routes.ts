@@ -39,6 +39,8 @@ export const whepRoutes: FastifyPluginAsyncTypebox<WhepRoutesOptions> = async (a
       config: { access: 'public' },
       schema: {
         operationId: 'playStreamWebRtc',
+        // No key: anyone who may open the watch page may play.
+        security: [],
         summary: 'Play a realtime stream over WebRTC (WHEP): post an SDP offer, get the answer',
         description:
           "For streams whose latency_mode is `realtime`, while live. The request body is an SDP offer (Content-Type: application/sdp), the 201 response an SDP answer (application/sdp) with the session in Location; DELETE that Location to end it. Refusals are JSON errors: fall back to the stream's HLS playback_url.",
@@ -91,6 +93,8 @@ export const whepRoutes: FastifyPluginAsyncTypebox<WhepRoutesOptions> = async (a
       config: { access: 'public' },
       schema: {
         operationId: 'endStreamWebRtc',
+        // No key: anyone who may open the watch page may play.
+        security: [],
         summary: 'End a WebRTC (WHEP) playback session',
         tags: ['streams'],
         params: WhepSessionParams,
@@ -110,6 +114,10 @@ export const whepRoutes: FastifyPluginAsyncTypebox<WhepRoutesOptions> = async (a
       config: { access: 'public' },
       schema: {
         operationId: 'patchStreamWebRtc',
+        // Answered 405 as WHEP asks of a server without trickle ICE: not an operation to call
+        // (as WHIP's PATCH), so not in the document.
+        hide: true,
+        security: [],
         summary: 'Trickle ICE for a WHEP session: not supported (405)',
         description:
           'Offers must carry their ICE candidates (wait for gathering to complete before POSTing).',

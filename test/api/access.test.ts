@@ -202,6 +202,8 @@ describe('service endpoints', () => {
           Object.keys(operation.responses).some((s) => s.startsWith('2')),
           `${method} ${path} documents success`,
         );
+        // Public operations (WHEP playback) say so with no security requirement, and ask no key.
+        if (Array.isArray(operation.security) && operation.security.length === 0) continue;
         assert.ok(operation.responses['401'], `${method} ${path} documents 401`);
       }
     }
@@ -219,7 +221,16 @@ describe('service endpoints', () => {
     ]) {
       assert.ok(served.includes(route), `${route} is served`);
     }
-    assert.deepEqual([...documented].sort(), served.sort());
+    // Answered in SDP, not JSON, and left out of the document on purpose (docs/api-decisions.md):
+    // WHIP ingest (a stream key, not an API key) and WHEP's trickle ICE, always 405.
+    const undocumented = [
+      'POST /v1/whip',
+      'DELETE /v1/whip/{session}',
+      'PATCH /v1/whip/{session}',
+      'PATCH /v1/streams/{id}/whep/{session_id}',
+    ];
+    for (const route of undocumented) assert.ok(served.includes(route), `${route} is served`);
+    assert.deepEqual([...documented].sort(), served.filter((route) => !undocumented.includes(route)).sort());
     const createStream = doc.paths['/v1/streams'].post;
     const schema = createStream.requestBody.content['application/json'].schema;
     assert.deepEqual(schema.required, ['title']);

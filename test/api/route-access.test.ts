@@ -196,6 +196,12 @@ const CAPABILITY_ROUTES = ['/uploads/:token', '/unsubscribe/:token'];
  */
 const STREAM_KEY_ROUTES = ['/v1/whip', '/v1/whip/:session'];
 
+/**
+ * WHEP playback (src/realtime/): anyone who may open a watch page may play, with no key, as the
+ * media routes; a session is ended by its unguessable id (test/realtime/whep-refusals.test.ts).
+ */
+const PLAYBACK_SIGNALLING_ROUTES = ['/v1/streams/:id/whep', '/v1/streams/:id/whep/:session_id'];
+
 /** `%76` or `%6D`/`%6d`: a character as a percent-escape, its hex letters in the case asked for. */
 function escape(char: string, upper: boolean): string {
   const hex = char.charCodeAt(0).toString(16).padStart(2, '0');
@@ -279,6 +285,18 @@ describe('route access', () => {
         assert.ok(withReadKey.status >= 400, `${name}: an API key is not a stream key`);
         continue;
       }
+      if (PLAYBACK_SIGNALLING_ROUTES.includes(path)) {
+        assert.equal(access, 'public', name);
+        const anonymous = await raw(
+          running.port,
+          method,
+          path.replace(':id', 'str_1').replace(':session_id', 'x_1'),
+        );
+        // No key asked: an offer that is not SDP is 415 (checked first), an unknown session 404,
+        // trickle ICE 405; never 401.
+        assert.equal(anonymous.status, { POST: 415, DELETE: 404, PATCH: 405 }[method], name);
+        continue;
+      }
       if (isMutating(method)) assert.equal(access, 'write', `${name} changes something`);
       assert.equal(
         access === 'public',
@@ -344,7 +362,11 @@ describe('route access', () => {
 
     // Pages (outside /v1, access 'page') are checked by test/web/csrf.test.ts.
     const writeRoutes = registeredRoutes(running.app).filter(
-      (r) => isMutating(r.method) && r.path.startsWith('/v1') && !STREAM_KEY_ROUTES.includes(r.path),
+      (r) =>
+        isMutating(r.method) &&
+        r.path.startsWith('/v1') &&
+        !STREAM_KEY_ROUTES.includes(r.path) &&
+        !PLAYBACK_SIGNALLING_ROUTES.includes(r.path),
     );
     assert.deepEqual(
       writeRoutes.map((r) => `${r.method} ${r.path}`).sort(),

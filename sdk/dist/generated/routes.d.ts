@@ -144,10 +144,6 @@ export declare const operationRoutes: {
         readonly method: "GET";
         readonly path: "/v1/webhooks";
     };
-    readonly patchStreamWebRtc: {
-        readonly method: "PATCH";
-        readonly path: "/v1/streams/{id}/whep/{session_id}";
-    };
     readonly playStreamWebRtc: {
         readonly method: "POST";
         readonly path: "/v1/streams/{id}/whep";

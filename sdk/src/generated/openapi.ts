@@ -329,11 +329,7 @@ export interface paths {
     delete: operations['endStreamWebRtc'];
     options?: never;
     head?: never;
-    /**
-     * Trickle ICE for a WHEP session: not supported (405)
-     * @description Offers must carry their ICE candidates (wait for gathering to complete before POSTing).
-     */
-    patch: operations['patchStreamWebRtc'];
+    patch?: never;
     trace?: never;
   };
   '/v1/uploads': {
@@ -6468,40 +6464,6 @@ export interface operations {
       };
       /** @description Every failed response has this shape. */
       503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Machine-readable error code. */
-              code: string;
-              /** @description Human-readable explanation; not stable across versions. */
-              message: string;
-              /** @description The offending field or query parameter. */
-              param?: string;
-              /** @description With 503 (a dependency such as the media store down): try again after this long; also the Retry-After header. */
-              retry_after_seconds?: number;
-            };
-          };
-        };
-      };
-    };
-  };
-  patchStreamWebRtc: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-        session_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Every failed response has this shape. */
-      405: {
         headers: {
           [name: string]: unknown;
         };

@@ -38,7 +38,6 @@ export const operationRoutes = {
   listVideos: { method: 'GET', path: '/v1/videos' },
   listWebhookDeliveries: { method: 'GET', path: '/v1/webhooks/{id}/deliveries' },
   listWebhooks: { method: 'GET', path: '/v1/webhooks' },
-  patchStreamWebRtc: { method: 'PATCH', path: '/v1/streams/{id}/whep/{session_id}' },
   playStreamWebRtc: { method: 'POST', path: '/v1/streams/{id}/whep' },
   postStreamChatMessage: { method: 'POST', path: '/v1/streams/{id}/chat/messages' },
   recoverWebhook: { method: 'POST', path: '/v1/webhooks/{id}/recover' },
