@@ -145,10 +145,6 @@ export class RtmpIngestServer {
         else this.handle(socket, socket.remoteAddress ?? 'unknown', undefined);
       });
     });
-    // Errors of the listening socket itself after listen (accept failures such as EMFILE).
-    this.server.on('error', (error) => {
-      this.logger.error({ err: error }, 'rtmp listener error');
-    });
   }
 
   async listen(port: number, host?: string): Promise<number> {
@@ -156,6 +152,11 @@ export class RtmpIngestServer {
       this.server.once('error', reject);
       this.server.listen(port, host, () => {
         this.server.off('error', reject);
+        // Errors of the listening socket itself once it listens (accept failures such as
+        // EMFILE); a failure to listen is the caller's to report (ingest.ts: ingest off).
+        this.server.on('error', (error) => {
+          this.logger.error({ err: error }, 'rtmp listener error');
+        });
         resolve();
       });
     });
