@@ -2,14 +2,17 @@
 // server core, the load generator on the other, alternating short runs many times, so a busy
 // machine's slow spells fall on both. Prints CPU µs per request for each, and their ratio.
 //
-//   node bench/ab.ts <dirA> <dirB> [rounds] [--path=creator | --path=/v1/...]
+//   node bench/ab.ts <dirA> <dirB> [rounds] [--path=creator | --path=platform | --path=/v1/...]
+//
+// creator: the caller reads 50 streams of its own; platform: 20,000 of its own (seeded with
+// their keys as the service stores them), as `npm run bench`'s platform scenario does.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { measure } from './load.ts';
 import { checkPinning, cli, startServer, type ServerProcess } from './processes.ts';
-import { seedDatabase } from './seed.ts';
+import { seedDatabase, seedOwnedStreams } from './seed.ts';
 
 const [dirA = '', dirB = '', roundsArg = '8'] = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 const scenario = process.argv.find((arg) => arg.startsWith('--path='))?.slice('--path='.length) ?? 'detail';
@@ -17,6 +20,7 @@ checkPinning();
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'ab-'));
 const database = path.join(work, 'bench.db');
 const seeded = await seedDatabase(database, { publicItems: 20_000, privateItems: 1_000, creators: 200 });
+const secretKey = randomBytes(32);
 const env: NodeJS.ProcessEnv = {
   PATH: process.env.PATH,
   HOME: process.env.HOME,
@@ -25,7 +29,7 @@ const env: NodeJS.ProcessEnv = {
   DATA_DIR: work,
   HOST: '127.0.0.1',
   LOG_LEVEL: 'info',
-  SECRET_KEY: randomBytes(32).toString('hex'),
+  SECRET_KEY: secretKey.toString('hex'),
   RATE_LIMIT_PER_KEY: '10000000',
 };
 const user = await cli(env, ['users', 'create', '--name', 'ab']);
@@ -60,6 +64,9 @@ if (scenario === 'creator') {
     });
     paths.push(`/v1/streams/${((await response.json()) as { id: string }).id}`);
   }
+} else if (scenario === 'platform') {
+  const owned = await seedOwnedStreams(database, { ownerId: user, secretKey, count: 20_000 });
+  paths = owned.map((id) => `/v1/streams/${id}`);
 } else if (scenario !== 'detail') {
   paths = [scenario];
 }
