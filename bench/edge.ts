@@ -45,6 +45,8 @@ export interface EdgeFigures {
    */
   originSegmentFetches: {
     segments: number;
+    /** Whole bodies (200s) the origin sent for them, all told. */
+    bodies: number;
     worst: number;
     byStatus: Record<string, number>;
     repeated: { url: string; answers: string[] }[];
@@ -279,6 +281,7 @@ export async function benchEdge(options: {
       generatorBusy: result.busy,
       originSegmentFetches: {
         segments: segmentAnswers.size,
+        bodies: [...segmentFetches.values()].reduce((sum, count) => sum + count, 0),
         worst: Math.max(0, ...segmentFetches.values()),
         byStatus,
         repeated,
@@ -302,8 +305,18 @@ export async function benchEdge(options: {
       ['zero failed requests', figures.requests.failures === 0],
       // Whole bodies (200s): a segment asked for a moment before the origin had it answers 404,
       // which the edge does not cache (proxy_cache_valid any 0), and is then fetched once;
-      // those answers are counted in byStatus and listed in `repeated`.
-      ['every segment body from the origin at most once', figures.originSegmentFetches.worst <= 1],
+      // those answers are counted in byStatus and listed in `repeated`. What nginx's cache lock
+      // guarantees, as measured (docs/benchmarks.md, issue 29): concurrent misses of a segment
+      // collapse into one origin fetch, except that now and then a second request goes to the
+      // origin while the first is still in flight (both MISS, no lock wait; cause inside nginx
+      // 1.22 not found), never a third. A lock timing out under overload shows as hundreds.
+      // So the check is that the origin's segment traffic does not grow with the viewers: at
+      // most two bodies of any segment, and at most a tenth more bodies than segments.
+      [
+        'each segment body from the origin at most twice, at most 1.1 bodies per segment',
+        figures.originSegmentFetches.worst <= 2 &&
+          figures.originSegmentFetches.bodies <= Math.max(1, figures.originSegmentFetches.segments) * 1.1,
+      ],
       [
         'the live playlist from the origin at most three times a second',
         // One per slot: three a second, and the slots the run's first and last moments touch.
