@@ -4,7 +4,6 @@
 // them. Clients talk to it with fetch, as an API client would. startTestServer,
 // startWebhookServer and startMediaServer are this with their own defaults.
 import fs from 'node:fs';
-import net from 'node:net';
 import { Writable } from 'node:stream';
 import type { TestContext } from 'node:test';
 import type { FastifyInstance } from 'fastify';
@@ -40,6 +39,7 @@ import {
 import { TestClock } from './clock.ts';
 import { createTestDatabase, type TestDatabase } from './databases.ts';
 import { testCa } from './test-ca.ts';
+import { freePort } from './ports.ts';
 
 /** Webhook settings that make retries and timeouts short enough for a test to wait them out. */
 export const FAST_WEBHOOKS: WebhookConfig = {
@@ -317,18 +317,7 @@ export class TestApp {
 }
 
 /** A port that was free a moment ago, for a listener whose address must be known in advance. */
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  await new Promise<void>((resolve) =>
-    server.close(() => {
-      resolve();
-    }),
-  );
-  return port;
-}
+export { freePort };
 
 function capturingLogger(logs: string[]): Logger {
   return createLogger(

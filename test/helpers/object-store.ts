@@ -10,6 +10,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
+import { freePort } from './ports.ts';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, type TestContext } from 'node:test';
@@ -69,20 +70,6 @@ export interface Gateway {
   restart(): Promise<void>;
   /** Stops everything and deletes the cluster's folder. */
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => {
-        resolve(port);
-      });
-    });
-  });
 }
 
 function run(file: string, args: string[], timeoutMs: number): Promise<{ stdout: string; stderr: string }> {

@@ -1,7 +1,7 @@
 // The Redis server the scale tests talk to. CI sets TEST_REDIS_URL (see .ci/run); locally the
 // tests that need it are skipped with a notice when it is unset.
 import { spawn } from 'node:child_process';
-import net from 'node:net';
+import { freePort } from '../helpers/ports.ts';
 import type { TestContext } from 'node:test';
 import { Redis } from 'ioredis';
 
@@ -24,19 +24,7 @@ export function inspectRedis(t: TestContext, url = REDIS_URL ?? ''): Redis {
   return client;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => {
-        resolve(port);
-      });
-    });
-  });
-}
+export { freePort };
 
 export interface OwnRedis {
   url: string;
