@@ -108,7 +108,7 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${MEDIA_WORKER_USAGE}\n`);
       return 0;
     }
-    const runtime = await openRuntime(config);
+    const runtime = await openRuntime(config, undefined, { longRunning: true });
     try {
       await runMediaWorker(runtime);
     } finally {
@@ -123,7 +123,7 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${webhookOps.WORKER_USAGE}\n`);
       return 0;
     }
-    const runtime = await openRuntime(config);
+    const runtime = await openRuntime(config, undefined, { longRunning: true });
     // A worker has no public port; with METRICS_PORT it answers scrapes like `serve` does.
     const { startMetricsServer } = await import('./observability/metrics-server.ts');
     const metrics = config.metrics

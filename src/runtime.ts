@@ -23,6 +23,8 @@ export interface Runtime {
 export interface RuntimeOptions {
   /** Hears one line per permission change made at start; standard error unless given. */
   notice?: (line: string) => void;
+  /** A role that runs until stopped (serve, the workers): SQLite checkpoints off its thread. */
+  longRunning?: boolean;
 }
 
 export async function openRuntime(
@@ -31,7 +33,10 @@ export async function openRuntime(
   options: RuntimeOptions = {},
 ): Promise<Runtime> {
   const notice = options.notice ?? ((line: string) => process.stderr.write(`tributary: ${line}\n`));
-  const database = openDatabase(config.databaseUrl, { poolSize: config.databasePoolSize });
+  const database = openDatabase(config.databaseUrl, {
+    poolSize: config.databasePoolSize,
+    checkpointThread: options.longRunning === true,
+  });
   let secretKey: Buffer;
   try {
     await migrateToLatest(database.db);

@@ -43,7 +43,7 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
   const logger = createLogger(config.logLevel);
   // MEDIA_STORAGE=s3: a real write, read back and delete in the bucket before anything starts.
   if (config.storage.kind === 's3') await checkStorageAtStart(config, logger);
-  const runtime = await openRuntime(config);
+  const runtime = await openRuntime(config, undefined, { longRunning: true });
   // Creator notices of operator actions are log lines until the mail outbox takes them.
   const moderationLog = logger.child({ component: 'moderation' });
   runtime.services.moderation.useLog((fields, message) => {

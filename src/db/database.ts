@@ -7,6 +7,7 @@ import { migrations } from './migrations/index.ts';
 import { openNodeSqlite } from './node-sqlite.ts';
 import { ImmediateSqliteDialect } from './sqlite-dialect.ts';
 import type { Tables } from './schema.ts';
+import { startWalCheckpointer } from './wal-checkpointer.ts';
 
 /** A `postgres://` or `postgresql://` URL; anything else is a SQLite file path. */
 export function isPostgresUrl(url: string): boolean {
@@ -35,6 +36,11 @@ export interface OpenDatabaseOptions {
   poolSize?: number;
   /** Hears every query run (tests count them); nothing is logged unless given. */
   log?: LogConfig;
+  /**
+   * SQLite: checkpoint the write-ahead log from a thread of its own (wal-checkpointer.ts), so no
+   * commit waits for a checkpoint. For long-running roles; a short CLI command needs no thread.
+   */
+  checkpointThread?: boolean;
 }
 
 export function openDatabase(url: string, options: OpenDatabaseOptions = {}): DatabaseHandle {
@@ -70,7 +76,17 @@ export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Da
       return sqlite.prepare(text).all(parameters);
     });
   }
-  return { db, close: () => db.destroy() };
+  const checkpointer =
+    options.checkpointThread === true && url !== ':memory:'
+      ? startWalCheckpointer(sqlite.raw, path.resolve(url))
+      : undefined;
+  return {
+    db,
+    close: async () => {
+      await checkpointer?.close();
+      await db.destroy();
+    },
+  };
 }
 
 /** Runs a read now, or says (undefined) that it must go through Kysely. */
