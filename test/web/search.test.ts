@@ -335,6 +335,46 @@ for (const dialect of DIALECTS) {
     // Then the rest as for everyone, where the followed channel's month-old video is not on page one.
     assert.ok(home.includes(`href="/watch/${newer[0]}"`));
 
+    // Many videos and live streams: the eight newest public videos and the eight most watched
+    // public live streams, past the newest (most watched) ones that are private or taken down.
+    const busy = await server.createAccount('Busy Channel');
+    const videos = await seedVideos(db, 30, (i) => ({
+      creator_id: busy.userId,
+      title: `Busy video ${i}`,
+      privacy: i < 12 && i % 2 === 0 ? 'private' : 'public',
+      taken_down_at: i === 1 ? now : null,
+      published_at: now - i * 60_000,
+    }));
+    const streams = await seedStreams(db, 30, (i) => ({
+      creator_id: busy.userId,
+      title: `Busy live ${i}`,
+      status: 'live',
+      started_at: now - HOUR,
+      viewer_count: 1000 - i,
+      privacy: i < 12 && i % 2 === 0 ? 'private' : 'public',
+      taken_down_at: i === 3 ? now : null,
+    }));
+    await viewer.post(`/channels/${busy.userId}/subscribe`, { next: '/' });
+    const busyHome = await page(viewer, '/');
+    const busyFeed = /<section class="listing following"[\s\S]*?<\/section>/.exec(busyHome)?.[0] ?? '';
+    const shownIds = (ids: string[], takenDown: number) =>
+      ids.filter((_, i) => !(i < 12 && i % 2 === 0) && i !== takenDown).slice(0, 8);
+    assert.deepEqual(
+      linked(/id="following-videos"[\s\S]*?<\/ul>/.exec(busyFeed)?.[0] ?? '').filter((id) =>
+        id.startsWith('vid_'),
+      ),
+      shownIds(videos, 1),
+      'the newest public videos, in order',
+    );
+    assert.deepEqual(
+      [...new Set(linked(/id="following-live"[\s\S]*?<\/ul>/.exec(busyFeed)?.[0] ?? ''))].filter((id) =>
+        id.startsWith('str_'),
+      ),
+      shownIds(streams, 3),
+      'the most watched public live streams, in order',
+    );
+    await viewer.post(`/channels/${busy.userId}/unsubscribe`, { next: '/' });
+
     // Not for a visitor, a category's page or a later page; gone after unsubscribing.
     assert.ok(!(await page(newAgent(server.origin), '/')).includes('From channels you follow'));
     assert.ok(!(await page(viewer, '/?category=music')).includes('From channels you follow'));
