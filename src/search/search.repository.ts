@@ -114,8 +114,8 @@ export async function searchVideos(db: Db, request: PageRequest): Promise<Hits<B
 const STREAM_COLUMNS = `t.id, t.creator_id, t.title, t.category, t.viewer_count, t.started_at, t.scheduled_at,
   t.thumbnail_at, u.name as creator_name`;
 
-// Live matches, then upcoming ones, each part reading at most the page's end: "live first"
-// costs no more than the page. Parameters: the words, the words, the earliest upcoming time.
+// Live matches, then upcoming ones, each part reading at most the page's end (on SQLite the
+// upcoming part only what the live part left of it): "live first" costs no more than the page. Parameters: the words, the words, the earliest upcoming time.
 const streamsText: Writer = ({ dialect, take, offset }) => {
   const end = offset + take + 1;
   if (dialect === 'sqlite') {
@@ -127,7 +127,7 @@ const streamsText: Writer = ({ dialect, take, offset }) => {
       ), upcoming as materialized (
         select rowid as doc from stream_search
         where stream_search match ? and status = 'scheduled' and scheduled_at >= ?
-        order by rowid limit ${end}
+        order by rowid limit max(0, ${end} - (select count(*) from live))
       ), hits as materialized (
         select doc, 1 as live from live union all select doc, 0 as live from upcoming
         order by live desc, doc limit ${take + 1} offset ${offset}
