@@ -167,6 +167,36 @@ for (const dialect of DIALECTS) {
     }
     assert.equal(pages, 3, 'no Next on the last page');
     assert.deepEqual([...seen].sort(), [...ids].sort(), 'every match once over the pages');
+    // Streams: the live ones first over the pages, then the upcoming ones.
+    const live = await seedStreams(server.services.database.db, 25, (i) => ({
+      creator_id: creator.userId,
+      title: `Kumquat live ${i}`,
+      status: 'live',
+      started_at: now - HOUR,
+    }));
+    const upcoming = await seedStreams(server.services.database.db, 10, (i) => ({
+      creator_id: creator.userId,
+      title: `Kumquat soon ${i}`,
+      status: 'scheduled',
+      scheduled_at: now + (i + 1) * HOUR,
+    }));
+    const streamPage = async (n: number) =>
+      linked(await page(visitor, `/search?q=kumquat&type=streams&page=${n}`)).filter((id) =>
+        id.startsWith('str_'),
+      );
+    const [first, second] = [await streamPage(1), await streamPage(2)];
+    assert.equal(first.length, 20);
+    assert.ok(
+      first.every((id) => live.includes(id)),
+      'page one: live only',
+    );
+    assert.deepEqual(
+      [...new Set([...first, ...second])].sort(),
+      [...live, ...upcoming].sort(),
+      'page two: the other five live, then the upcoming ones',
+    );
+    assert.ok(second.slice(0, 5).every((id) => live.includes(id)));
+    assert.ok(second.slice(5).every((id) => upcoming.includes(id)));
     assert.match(await page(visitor, '/search?q=marmalade&type=videos&page=9'), /There are no more results/);
     // Bad pages and kinds are the site's error page, not a 500.
     for (const bad of ['page=0', 'page=51', 'page=x', 'page=1e3', 'type=people', 'type=all&type=videos']) {
