@@ -11,17 +11,13 @@ import { invalidParameter } from '../shared/errors.ts';
 import { LruCache } from '../shared/lru.ts';
 import type { PublicUrls } from '../shared/public-urls.ts';
 import {
-  listFollowedLiveStreams,
   listLiveStreams,
   listUpcomingStreams,
   type BrowsableStreamRow,
 } from '../streams/stream-listing.repository.ts';
 import { countActiveSubscribers } from '../subscriptions/subscription.repository.ts';
-import {
-  listFollowedVideos,
-  listPublicVideos,
-  type BrowsableVideoRow,
-} from '../videos/video-listing.repository.ts';
+import { listPublicVideos, type BrowsableVideoRow } from '../videos/video-listing.repository.ts';
+import { listFollowedLiveStreams, listFollowedVideos } from './following.repository.ts';
 
 export const LIVE_PER_PAGE = 12;
 export const UPCOMING_PER_PAGE = 6;

@@ -75,55 +75,6 @@ export async function listLiveStreams(
   return liveQuery.execute(db, filter, { take });
 }
 
-/** How many of a feed's newest or most watched are taken from the index before any row is read. */
-export const FEED_CANDIDATES_PER_ROW = 2;
-
-// The following feed's live streams: the candidates (the most watched live streams of the
-// creators a viewer follows) come from streams_by_creator_status alone (creator, status,
-// viewer count, id: 2026-11-26-105), and only they are read and checked (public, shown). The
-// outer query walks the candidates in their order and stops at the page: no sort of the rows.
-const followedLiveQuery = compiledQuery(
-  (db, filter: { viewerId: string }, { take, candidates }: { take: number; candidates: number }) =>
-    db
-      .with('candidates', (db) =>
-        db
-          .selectFrom('subscriptions')
-          .innerJoin('streams', 'streams.creator_id', 'subscriptions.creator_id')
-          .select(['streams.id', 'streams.viewer_count'])
-          .where('subscriptions.viewer_id', '=', filter.viewerId)
-          .where('subscriptions.status', '=', sql.lit('active'))
-          .where('streams.status', '=', sql.lit('live'))
-          .orderBy('streams.viewer_count', 'desc')
-          .orderBy('streams.id', 'desc')
-          .limit(literalLimit(candidates)),
-      )
-      .selectFrom('candidates')
-      .innerJoin('streams', 'streams.id', 'candidates.id')
-      .innerJoin('users', 'users.id', 'streams.creator_id')
-      .select(BROWSE_COLUMNS.map((column) => `streams.${column}` as const))
-      .select('users.name as creator_name')
-      .where('streams.privacy', '=', sql.lit('public'))
-      .where(streamShown())
-      .orderBy('candidates.viewer_count', 'desc')
-      .orderBy('candidates.id', 'desc')
-      .limit(literalLimit(take)),
-);
-
-/**
- * The home page's following feed: the public live streams of the creators a viewer has an
- * active subscription to, most watched first. Fewer than `take` from the candidates (few live,
- * or some of them private or hidden) reads them all, as the listing's own query does.
- */
-export async function listFollowedLiveStreams(
-  db: Db,
-  viewerId: string,
-  take: number,
-): Promise<BrowsableStreamRow[]> {
-  const candidates = take * FEED_CANDIDATES_PER_ROW;
-  const rows = await followedLiveQuery.execute(db, { viewerId }, { take, candidates });
-  return rows.length === take ? rows : liveQuery.execute(db, { followedBy: viewerId }, { take });
-}
-
 const upcomingQuery = compiledQuery(
   (db, filter: BrowseFilter & { from: number }, { take }: { take: number }) => {
     let query = db
