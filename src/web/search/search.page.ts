@@ -1,7 +1,8 @@
 // The search results page: tabs for all results and each kind, the results as the home page's
-// cards, and Previous/Next pages. Nothing is counted (a count reads every match: search.service.ts),
-// so the tabs carry no numbers, the all view's links say "All videos" and the pager "Page 2". Also its states without results:
-// nothing typed, nothing searchable typed, too long, nothing found, a page past the last.
+// cards, and Previous/Next pages. Nothing is counted (a count reads every match:
+// search.repository.ts), so the tabs carry no numbers, the all view's links say "All videos"
+// and the pager "Page 2". Also its states without results: nothing typed, nothing searchable
+// typed, too long, nothing found, a page past the last.
 import type { StreamCard } from '../../catalogue/catalogue.service.ts';
 import {
   LAST_PAGE,
