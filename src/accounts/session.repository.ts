@@ -1,3 +1,5 @@
+import { sql } from 'kysely';
+import { compiledQuery } from '../db/compiled-query.ts';
 import type { Db } from '../db/database.ts';
 import type { WebSessionTable } from './session.table.ts';
 import type { Role } from '../moderation/moderation.table.ts';
@@ -22,6 +24,37 @@ export async function insertSession(db: Db, session: WebSessionTable): Promise<v
   await db.insertInto('web_sessions').values(session).execute();
 }
 
+// Compiled once (src/db/compiled-query.ts): every signed-in page runs it, and building and
+// compiling it with Kysely cost about as much as running it.
+const sessionQuery = compiledQuery((db, filter: { id: string; now: number; startedAfter: number }) =>
+  db
+    .selectFrom('web_sessions')
+    .innerJoin('users', 'users.id', 'web_sessions.user_id')
+    // The header shows the user's avatar: joined here, so a page still reads its session once.
+    .leftJoin('profile_images', (join) =>
+      join
+        .onRef('profile_images.user_id', '=', 'web_sessions.user_id')
+        .on('profile_images.kind', '=', sql.lit('avatar')),
+    )
+    .select([
+      'web_sessions.id',
+      'web_sessions.user_id',
+      'web_sessions.created_at',
+      'web_sessions.last_seen_at',
+      'web_sessions.expires_at',
+      'users.name',
+      'users.email',
+      'users.email_verified_at',
+      'users.role',
+      'users.suspended_at',
+      'users.suspension_reason',
+      'profile_images.ready_version as avatar_version',
+    ])
+    .where('web_sessions.id', '=', filter.id)
+    .where('web_sessions.expires_at', '>', filter.now)
+    .where('web_sessions.created_at', '>', filter.startedAfter),
+);
+
 /** The live session with this id and its user, in one query (every signed-in page runs it). */
 export async function findSession(
   db: Db,
@@ -29,35 +62,8 @@ export async function findSession(
   now: number,
   startedAfter: number,
 ): Promise<SessionWithUser | undefined> {
-  return (
-    db
-      .selectFrom('web_sessions')
-      .innerJoin('users', 'users.id', 'web_sessions.user_id')
-      // The header shows the user's avatar: joined here, so a page still reads its session once.
-      .leftJoin('profile_images', (join) =>
-        join
-          .onRef('profile_images.user_id', '=', 'web_sessions.user_id')
-          .on('profile_images.kind', '=', 'avatar'),
-      )
-      .select([
-        'web_sessions.id',
-        'web_sessions.user_id',
-        'web_sessions.created_at',
-        'web_sessions.last_seen_at',
-        'web_sessions.expires_at',
-        'users.name',
-        'users.email',
-        'users.email_verified_at',
-        'users.role',
-        'users.suspended_at',
-        'users.suspension_reason',
-        'profile_images.ready_version as avatar_version',
-      ])
-      .where('web_sessions.id', '=', id)
-      .where('web_sessions.expires_at', '>', now)
-      .where('web_sessions.created_at', '>', startedAfter)
-      .executeTakeFirst()
-  );
+  const [row] = await sessionQuery.execute(db, { id, now, startedAfter });
+  return row;
 }
 
 export async function extendSession(

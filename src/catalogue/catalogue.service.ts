@@ -17,6 +17,7 @@ import {
 } from '../streams/stream-listing.repository.ts';
 import { countActiveSubscribers } from '../subscriptions/subscription.repository.ts';
 import { listPublicVideos, type BrowsableVideoRow } from '../videos/video-listing.repository.ts';
+import { listFollowedLiveStreams, listFollowedVideos } from './following.repository.ts';
 
 export const LIVE_PER_PAGE = 12;
 export const UPCOMING_PER_PAGE = 6;
@@ -137,10 +138,9 @@ export class CatalogueService {
    * request, unlike the shared listing: it is the viewer's own.
    */
   async following(viewerId: string): Promise<Following> {
-    const filter = { followedBy: viewerId };
     const [live, videos] = await Promise.all([
-      listLiveStreams(this.db, filter, FOLLOWING_LIVE),
-      listPublicVideos(this.db, filter, FOLLOWING_VIDEOS),
+      listFollowedLiveStreams(this.db, viewerId, FOLLOWING_LIVE),
+      listFollowedVideos(this.db, viewerId, FOLLOWING_VIDEOS),
     ]);
     const avatars = await this.avatars(creatorsOf(live, videos));
     return {

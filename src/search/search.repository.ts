@@ -1,24 +1,24 @@
 // The search queries, one per kind and dialect, over the indexes the 2026-11-26-020-search
 // migration keeps by triggers (FTS5 tables on SQLite, tsvector tables with GIN indexes on
-// PostgreSQL). Each query takes the newest CANDIDATES matches (the index's own order: FTS5
-// rowid, or a b-tree on the publication time), ranks those by relevance (titleScore, ts_rank) and
-// returns one page of them with the candidates' count. On SQLite the newest document has the
-// smallest rowid (2026-11-26-087: FTS5 reads ascending rowids fastest). Bounding the candidates keeps a word
-// that matches most of the catalogue ("live") as cheap as a rare one: ranking and counting
-// never touch more than CANDIDATES rows. SQLite's `hits` is `materialized`: it is read twice (the
-// page and the count), and without the hint SQLite may run the FTS5 query twice (PostgreSQL
-// materializes a CTE read twice by itself). On SQLite the ranking and the upcoming filter read
-// the FTS5 row itself (its title, a stream's status and time: 2026-11-26-076), and only the page's
-// rows are joined to their tables: a join per match cost more than the match.
-import { sql, type RawBuilder } from 'kysely';
-import type { Db } from '../db/database.ts';
-import { dialectOf } from '../db/dialect.ts';
+// PostgreSQL). Each query returns one page of matches, newest first (a stream: live ones
+// first), in the index's own order (FTS5 rowid, or a b-tree on the publication time), and
+// whether there is more: it reads the page's offset, its rows and one match more, and nothing
+// is counted or ranked beyond that. A match costs about 4 µs to find on SQLite at 100,000
+// videos (a seek in the doclist of a word most documents hold, or a read of the FTS row), so a
+// search reads tens of matches, never all of them (docs/api-decisions.md, Search). On SQLite
+// the newest document has the smallest rowid (2026-11-26-087: FTS5 reads ascending rowids
+// fastest), the upcoming filter reads the FTS row itself (a stream's status and time:
+// 2026-11-26-076), and only the page's rows are joined to their tables.
+//
+// The SQL is written once per shape (kind, dialect, page size and offset, which are literals:
+// SQLite plans a bound LIMIT again on every run, src/db/compiled-query.ts) and run without
+// Kysely's query builder; only the words and times are bound.
+import { CompiledQuery } from 'kysely';
+import { directReaderOf, type Db } from '../db/database.ts';
+import { dialectOf, type Dialect } from '../db/dialect.ts';
 import type { BrowsableStreamRow } from '../streams/stream-listing.repository.ts';
 import type { BrowsableVideoRow } from '../videos/video-listing.repository.ts';
 import { fts5Query, tsQuery } from './search-terms.ts';
-
-/** The most matches of one kind that are ranked, counted and paged through. */
-export const CANDIDATES = 200;
 
 export interface ChannelRow {
   id: string;
@@ -28,179 +28,174 @@ export interface ChannelRow {
 
 export interface Hits<Row> {
   rows: Row[];
-  /** How many matches there are, up to CANDIDATES. */
-  total: number;
+  /** Whether more matches follow this page. */
+  more: boolean;
 }
 
 export interface PageRequest {
   terms: readonly string[];
   offset: number;
+  /** Rows wanted; 0 asks only whether there is any match (`more`). */
   take: number;
 }
 
-type Counted<Row> = { total: number | string } & { [K in keyof Row]: Row[K] | null };
+type Shape = { dialect: Dialect; take: number; offset: number };
+type Writer = (shape: Shape) => string;
 
-async function collect<Row extends { id: string }>(
-  query: RawBuilder<Counted<Row>>,
+// Keyed by query, dialect, page size and offset: a few dozen texts in all (LAST_PAGE pages).
+const texts = new Map<string, string>();
+
+function textOf(name: string, write: Writer, shape: Shape): string {
+  for (const value of [shape.take, shape.offset]) {
+    if (!Number.isSafeInteger(value) || value < 0) throw new Error(`search: ${value} is not a count`);
+  }
+  const key = `${name}|${shape.dialect}|${shape.take}|${shape.offset}`;
+  let text = texts.get(key);
+  if (text === undefined) {
+    text = write(shape);
+    // PostgreSQL numbers its placeholders; no `?` is written into the SQL but placeholders.
+    if (shape.dialect === 'postgres') {
+      let n = 0;
+      text = text.replace(/\?/g, () => `$${++n}`);
+    }
+    texts.set(key, text);
+  }
+  return text;
+}
+
+/** The page's rows, and whether a row beyond them was read (each query reads take + 1). */
+async function page<Row extends { id: string | null }>(
   db: Db,
+  name: string,
+  write: Writer,
+  request: PageRequest,
+  parameters: readonly unknown[],
 ): Promise<Hits<Row>> {
-  const result = await query.execute(db);
-  const total = Number(result.rows[0]?.total ?? 0);
-  // The count comes on every row, and alone on one row (id null) when the page is empty.
-  const rows = result.rows
-    .filter((row) => row.id !== null)
-    .map(({ total: _total, ...row }) => row as unknown as Row);
-  return { rows, total };
+  const { take, offset } = request;
+  const text = textOf(name, write, { dialect: dialectOf(db), take, offset });
+  const rows =
+    (directReaderOf(db)?.(text, parameters) as Row[] | undefined) ??
+    (await db.executeQuery<Row>(CompiledQuery.raw(text, [...parameters]))).rows;
+  // A match whose item is no longer shown (its join found nothing) is left out.
+  return { rows: rows.slice(0, take).filter((row) => row.id !== null), more: rows.length > take };
 }
 
-/**
- * SQLite's relevance: how many of the words the title holds (then the newest first). FTS5's
- * bm25 would read statistics of every match of each prefix before returning a row: 5 to 40 ms
- * for a word most of 100,000 items have, against well under 1 ms for this over 200 rows.
- * SQLite's lower() folds ASCII only, so a capital outside it only costs a title its place.
- */
-function titleScore(terms: readonly string[], title: RawBuilder<unknown>): RawBuilder<unknown> {
-  return sql.join(
-    terms.map((term) => sql`(instr(lower(${title}), ${term}) > 0)`),
-    sql` + `,
-  );
-}
+const VIDEO_COLUMNS = `v.id, v.creator_id, v.title, v.category, v.duration_seconds, v.view_count,
+  v.published_at, v.thumbnail_at, u.name as creator_name`;
+
+const videosText: Writer = ({ dialect, take, offset }) =>
+  dialect === 'sqlite'
+    ? `with hits as materialized (
+         select rowid as doc from video_search where video_search match ?
+         order by rowid limit ${take + 1} offset ${offset}
+       )
+       select ${VIDEO_COLUMNS}
+       from hits h
+       left join video_search_docs d on d.rowid = h.doc
+       left join videos v on v.id = d.item_id and v.privacy = 'public' and v.published_at is not null
+       left join users u on u.id = v.creator_id
+       order by h.doc`
+    : `with hits as (
+         select video_id, published_at from video_search
+         where document @@ to_tsquery('simple', ?)
+         order by published_at desc, video_id desc limit ${take + 1} offset ${offset}
+       )
+       select ${VIDEO_COLUMNS}
+       from hits h
+       left join videos v on v.id = h.video_id and v.privacy = 'public' and v.published_at is not null
+       left join users u on u.id = v.creator_id
+       order by h.published_at desc, h.video_id desc`;
 
 export async function searchVideos(db: Db, request: PageRequest): Promise<Hits<BrowsableVideoRow>> {
-  const { offset, take } = request;
-  const columns = sql`v.id, v.creator_id, v.title, v.category, v.duration_seconds, v.view_count,
-    v.published_at, v.thumbnail_at, u.name as creator_name`;
-  if (dialectOf(db) === 'sqlite') {
-    return collect(
-      sql<Counted<BrowsableVideoRow>>`
-        with hits as materialized (
-          select rowid as doc, ${titleScore(request.terms, sql`title`)} as score from video_search
-          where video_search match ${fts5Query(request.terms)} order by rowid limit ${CANDIDATES}
-        ), page as (
-          select doc, score from hits order by score desc, doc limit ${take} offset ${offset}
-        )
-        select c.total, ${columns}
-        from (select count(*) as total from hits) c
-        left join page p on 1 = 1
-        left join video_search_docs d on d.rowid = p.doc
-        left join videos v on v.id = d.item_id and v.privacy = 'public' and v.published_at is not null
-        left join users u on u.id = v.creator_id
-        order by p.score desc, p.doc`,
-      db,
-    );
-  }
-  return collect(
-    sql<Counted<BrowsableVideoRow>>`
-      with hits as (
-        select video_id, published_at, document from video_search
-        where document @@ to_tsquery('simple', ${tsQuery(request.terms)})
-        order by published_at desc, video_id desc limit ${CANDIDATES}
-      ), page as (
-        select video_id, published_at, ts_rank(document, to_tsquery('simple', ${tsQuery(request.terms)})) as score
-        from hits order by score desc, published_at desc, video_id desc limit ${take} offset ${offset}
-      )
-      select c.total, ${columns}
-      from (select count(*) as total from hits) c
-      left join page p on true
-      left join videos v on v.id = p.video_id and v.privacy = 'public' and v.published_at is not null
-      left join users u on u.id = v.creator_id
-      order by p.score desc, p.published_at desc, p.video_id desc`,
-    db,
-  );
+  const query = dialectOf(db) === 'sqlite' ? fts5Query(request.terms) : tsQuery(request.terms);
+  return page(db, 'videos', videosText, request, [query]);
 }
 
+const STREAM_COLUMNS = `t.id, t.creator_id, t.title, t.category, t.viewer_count, t.started_at, t.scheduled_at,
+  t.thumbnail_at, u.name as creator_name`;
+
+// Live matches, then upcoming ones, each part reading at most the page's end (on SQLite the
+// upcoming part only what the live part left of it): "live first" costs no more than the page. Parameters: the words, the words, the earliest upcoming time.
+const streamsText: Writer = ({ dialect, take, offset }) => {
+  const end = offset + take + 1;
+  if (dialect === 'sqlite') {
+    // The index holds public live and scheduled streams, with their status and time
+    // (2026-11-26-076): no match is joined to `streams` before the page is chosen.
+    return `with live as materialized (
+        select rowid as doc from stream_search where stream_search match ? and status = 'live'
+        order by rowid limit ${end}
+      ), upcoming as materialized (
+        select rowid as doc from stream_search
+        where stream_search match ? and status = 'scheduled' and scheduled_at >= ?
+        order by rowid limit max(0, ${end} - (select count(*) from live))
+      ), hits as materialized (
+        select doc, 1 as live from live union all select doc, 0 as live from upcoming
+        order by live desc, doc limit ${take + 1} offset ${offset}
+      )
+      select ${STREAM_COLUMNS}
+      from hits h
+      left join stream_search_docs d on d.rowid = h.doc
+      left join streams t on t.id = d.item_id
+      left join users u on u.id = t.creator_id
+      order by h.live desc, h.doc`;
+  }
+  const part = (status: string) => `
+    select s.stream_id, s.created_at from stream_search s join streams t on t.id = s.stream_id
+    where s.document @@ to_tsquery('simple', ?) and t.privacy = 'public' and ${status}
+    order by s.created_at desc, s.stream_id desc limit ${end}`;
+  return `with hits as (
+      select stream_id, created_at, 1 as live from (${part(`t.status = 'live'`)}) l
+      union all
+      select stream_id, created_at, 0 as live
+      from (${part(`t.status = 'scheduled' and t.scheduled_at >= ?`)}) s
+      order by live desc, created_at desc, stream_id desc limit ${take + 1} offset ${offset}
+    )
+    select ${STREAM_COLUMNS}
+    from hits h
+    left join streams t on t.id = h.stream_id
+    left join users u on u.id = t.creator_id
+    order by h.live desc, h.created_at desc, h.stream_id desc`;
+};
+
 /**
- * Public live streams, and public scheduled ones from `from` on (as the home page lists them:
- * a standby stream with no time is not upcoming); live ones first, then by relevance.
+ * Public live streams, then public scheduled ones from `from` on (as the home page lists them:
+ * a standby stream with no time is not upcoming); the newest first within each.
  */
 export async function searchStreams(
   db: Db,
   request: PageRequest & { from: number },
 ): Promise<Hits<BrowsableStreamRow>> {
-  const { offset, take, from } = request;
-  const columns = sql`t.id, t.creator_id, t.title, t.category, t.viewer_count, t.started_at, t.scheduled_at,
-    t.thumbnail_at, u.name as creator_name`;
-  if (dialectOf(db) === 'sqlite') {
-    // The index holds public live and scheduled streams, with their status and time
-    // (2026-11-26-076): no match is joined to `streams` before the page is chosen.
-    return collect(
-      sql<Counted<BrowsableStreamRow>>`
-        with hits as materialized (
-          select rowid as doc, ${titleScore(request.terms, sql`title`)} as score, status = 'live' as live
-          from stream_search
-          where stream_search match ${fts5Query(request.terms)}
-            and (status = 'live' or (status = 'scheduled' and scheduled_at >= ${from}))
-          order by rowid limit ${CANDIDATES}
-        ), page as (
-          select doc, score, live from hits order by live desc, score desc, doc limit ${take} offset ${offset}
-        )
-        select c.total, ${columns}
-        from (select count(*) as total from hits) c
-        left join page p on 1 = 1
-        left join stream_search_docs d on d.rowid = p.doc
-        left join streams t on t.id = d.item_id
-        left join users u on u.id = t.creator_id
-        order by p.live desc, p.score desc, p.doc`,
-      db,
-    );
-  }
-  const shown = sql`t.privacy = 'public'
-    and (t.status = 'live' or (t.status = 'scheduled' and t.scheduled_at >= ${from}))`;
-  return collect(
-    sql<Counted<BrowsableStreamRow>>`
-      with hits as (
-        select s.stream_id, s.created_at, s.document, t.status = 'live' as live
-        from stream_search s join streams t on t.id = s.stream_id
-        where s.document @@ to_tsquery('simple', ${tsQuery(request.terms)}) and ${shown}
-        order by s.created_at desc, s.stream_id desc limit ${CANDIDATES}
-      ), page as (
-        select stream_id, created_at, live,
-          ts_rank(document, to_tsquery('simple', ${tsQuery(request.terms)})) as score
-        from hits order by live desc, score desc, created_at desc, stream_id desc limit ${take} offset ${offset}
-      )
-      select c.total, ${columns}
-      from (select count(*) as total from hits) c
-      left join page p on true
-      left join streams t on t.id = p.stream_id
-      left join users u on u.id = t.creator_id
-      order by p.live desc, p.score desc, p.created_at desc, p.stream_id desc`,
-    db,
-  );
+  const query = dialectOf(db) === 'sqlite' ? fts5Query(request.terms) : tsQuery(request.terms);
+  return page(db, 'streams', streamsText, request, [query, query, request.from]);
 }
 
-/** Channels (every user has one) by name, with their active subscriber counts. */
+const CHANNEL_COLUMNS = `u.id, u.name,
+  (select count(*) from subscriptions s where s.creator_id = u.id and s.status = 'active') as subscribers`;
+
+const channelsText: Writer = ({ dialect, take, offset }) =>
+  dialect === 'sqlite'
+    ? `with hits as materialized (
+         select rowid as doc from channel_search where channel_search match ?
+         order by rowid limit ${take + 1} offset ${offset}
+       )
+       select ${CHANNEL_COLUMNS}
+       from hits h
+       left join channel_search_docs d on d.rowid = h.doc
+       left join users u on u.id = d.item_id
+       order by h.doc`
+    : `with hits as (
+         select id, created_at from users
+         where to_tsvector('simple', name) @@ to_tsquery('simple', ?)
+         order by created_at desc, id desc limit ${take + 1} offset ${offset}
+       )
+       select ${CHANNEL_COLUMNS}
+       from hits h
+       left join users u on u.id = h.id
+       order by h.created_at desc, h.id desc`;
+
+/** Channels (every user has one) by name, the newest first, with their active subscriber counts. */
 export async function searchChannels(db: Db, request: PageRequest): Promise<Hits<ChannelRow>> {
-  const { offset, take } = request;
-  const columns = sql`u.id, u.name,
-    (select count(*) from subscriptions s where s.creator_id = u.id and s.status = 'active') as subscribers`;
-  const counted =
-    dialectOf(db) === 'sqlite'
-      ? sql<Counted<ChannelRow>>`
-        with hits as materialized (
-          select rowid as doc from channel_search
-          where channel_search match ${fts5Query(request.terms)} order by rowid limit ${CANDIDATES}
-        ), page as (select doc from hits order by doc limit ${take} offset ${offset})
-        select c.total, ${columns}
-        from (select count(*) as total from hits) c
-        left join page p on 1 = 1
-        left join channel_search_docs d on d.rowid = p.doc
-        left join users u on u.id = d.item_id
-        order by p.doc`
-      : sql<Counted<ChannelRow>>`
-        with hits as (
-          select id, created_at, name from users
-          where to_tsvector('simple', name) @@ to_tsquery('simple', ${tsQuery(request.terms)})
-          order by created_at desc, id desc limit ${CANDIDATES}
-        ), page as (
-          select id, created_at,
-            ts_rank(to_tsvector('simple', name), to_tsquery('simple', ${tsQuery(request.terms)})) as score
-          from hits order by score desc, created_at desc, id desc limit ${take} offset ${offset}
-        )
-        select c.total, ${columns}
-        from (select count(*) as total from hits) c
-        left join page p on true
-        left join users u on u.id = p.id
-        order by p.score desc, p.created_at desc, p.id desc`;
+  const query = dialectOf(db) === 'sqlite' ? fts5Query(request.terms) : tsQuery(request.terms);
   // PostgreSQL's bigint count arrives as a number too (src/db/database.ts's INT8 parser).
-  return collect(counted, db);
+  return page(db, 'channels', channelsText, request, [query]);
 }

@@ -1,6 +1,9 @@
 // Search over what a visitor may see: streams (public, live or upcoming), videos (public and
-// published) and channels, by title, description, tags and the creator's name. One kind is
-// paged through at a time; the others are counted, so the page can say how many each has.
+// published) and channels, by title, description, tags and the creator's name. The "all" view
+// shows the first few of each kind; a kind's own tab pages through it. Only what is shown is
+// read (and one match more, to know whether there is a next page): the kinds not shown are
+// not searched, nor anything counted, unless a tab is empty and the page must say whether
+// another kind has results.
 import {
   creatorsOf,
   toStreamCard,
@@ -15,20 +18,20 @@ import { invalidParameter } from '../shared/errors.ts';
 import { LruCache } from '../shared/lru.ts';
 import type { PublicUrls } from '../shared/public-urls.ts';
 import {
-  CANDIDATES,
   searchChannels,
   searchStreams,
   searchVideos,
   type ChannelRow,
   type Hits,
+  type PageRequest,
 } from './search.repository.ts';
 import { searchTerms } from './search-terms.ts';
 
 export const SEARCH_KINDS = ['all', 'streams', 'videos', 'channels'] as const;
 export type SearchKind = (typeof SEARCH_KINDS)[number];
 export const RESULTS_PER_PAGE = 20;
-/** The last page there can be: the candidates of one kind, a page at a time. */
-export const LAST_PAGE = Math.ceil(CANDIDATES / RESULTS_PER_PAGE);
+/** The last page there can be: a kind's newest 200 matches, a page at a time (each page reads its offset). */
+export const LAST_PAGE = 10;
 /** What the "all" view shows of each kind before its "See all" link. */
 export const PREVIEW = { streams: 4, videos: 8, channels: 4 } as const;
 /** A stream late by up to this long is still upcoming, as on the home page. */
@@ -44,6 +47,11 @@ export interface SearchResults {
   streams: Hits<StreamCard>;
   videos: Hits<VideoCard>;
   channels: Hits<ChannelResult>;
+  /**
+   * On a kind's tab with nothing on its first page: whether any other kind has a match (the
+   * page then offers the all view). False otherwise.
+   */
+  elsewhere: boolean;
 }
 
 export function parseKind(value: string | undefined): SearchKind {
@@ -108,18 +116,46 @@ export class SearchService {
   }
 
   private async read(terms: string[], kind: SearchKind, page: number): Promise<SearchResults> {
-    // The kind paged through gets a page; the others are only counted (take 0), except in the
-    // "all" view, which shows the first few of each.
-    const window = (of: Exclude<SearchKind, 'all'>) => ({
-      terms,
-      offset: kind === of ? (page - 1) * RESULTS_PER_PAGE : 0,
-      take: kind === of ? RESULTS_PER_PAGE : kind === 'all' ? PREVIEW[of] : 0,
-    });
+    // The kind paged through gets a page, the "all" view the first few of each kind; a kind
+    // neither shows is not searched.
+    const take = (of: Exclude<SearchKind, 'all'>) =>
+      kind === of ? RESULTS_PER_PAGE : kind === 'all' ? PREVIEW[of] : null;
+    const offset = (of: Exclude<SearchKind, 'all'>) => (kind === of ? (page - 1) * RESULTS_PER_PAGE : 0);
+    const from = this.clock.now() - LATE_GRACE_MS;
+    const find = <Row>(
+      of: Exclude<SearchKind, 'all'>,
+      query: (request: PageRequest) => Promise<Hits<Row>>,
+    ) => {
+      const wanted = take(of);
+      return wanted === null
+        ? Promise.resolve(NOTHING as Hits<Row>)
+        : query({ terms, offset: offset(of), take: wanted });
+    };
     const [streams, videos, channels] = await Promise.all([
-      searchStreams(this.db, { ...window('streams'), from: this.clock.now() - LATE_GRACE_MS }),
-      searchVideos(this.db, window('videos')),
-      searchChannels(this.db, window('channels')),
+      find('streams', (request) => searchStreams(this.db, { ...request, from })),
+      find('videos', (request) => searchVideos(this.db, request)),
+      find('channels', (request) => searchChannels(this.db, request)),
     ]);
+    const shown = kind === 'all' ? null : { streams, videos, channels }[kind];
+    // An empty first page of a tab says whether other kinds match: asked only then (take 0).
+    const elsewhere =
+      shown !== null && page === 1 && shown.rows.length === 0
+        ? (
+            await Promise.all(
+              (['streams', 'videos', 'channels'] as const)
+                .filter((other) => other !== kind)
+                .map((other) =>
+                  other === 'streams'
+                    ? searchStreams(this.db, { terms, offset: 0, take: 0, from })
+                    : (other === 'videos' ? searchVideos : searchChannels)(this.db, {
+                        terms,
+                        offset: 0,
+                        take: 0,
+                      }),
+                ),
+            )
+          ).some((hits) => hits.more)
+        : false;
     const avatars = await this.avatars(
       creatorsOf(
         streams.rows,
@@ -135,15 +171,15 @@ export class SearchService {
       terms,
       kind,
       page,
-      streams: {
-        total: streams.total,
-        rows: streams.rows.map((row) => toStreamCard(row, this.urls, avatars)),
-      },
-      videos: { total: videos.total, rows: videos.rows.map((row) => toVideoCard(row, this.urls, avatars)) },
+      streams: { more: streams.more, rows: streams.rows.map((row) => toStreamCard(row, this.urls, avatars)) },
+      videos: { more: videos.more, rows: videos.rows.map((row) => toVideoCard(row, this.urls, avatars)) },
       channels: {
-        total: channels.total,
+        more: channels.more,
         rows: channels.rows.map((row) => ({ ...row, avatar: avatarOf(row.id) })),
       },
+      elsewhere,
     };
   }
 }
+
+const NOTHING: Hits<never> = { rows: [], more: false };

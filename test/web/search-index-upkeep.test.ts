@@ -30,10 +30,11 @@ test('sqlite: small writes leave merging to do; merged, the same results and not
   const search = new SearchService(db, systemClock, new PublicUrls('http://127.0.0.1', 1935), { cacheMs: 0 });
   const results = async () => {
     const found = await search.search({ text: 'harbour sun', kind: 'videos', page: 1 });
-    return { total: found?.videos.total, ids: found?.videos.rows.map((row) => row.id) };
+    return { more: found?.videos.more, ids: found?.videos.rows.map((row) => row.id) };
   };
   const before = await results();
-  assert.equal(before.total, 134);
+  assert.equal(before.more, true);
+  assert.equal(before.ids?.length, 20);
 
   assert.equal(await mergeSearchIndexes(db, 0), false, 'a spent budget leaves work for the next tick');
   assert.equal(await mergeSearchIndexes(db, 60_000), true);

@@ -26,6 +26,7 @@ import * as searchPrefixIndex from './2026-11-26-076-search-prefix-index.ts';
 import * as streamKeySecretTag from './2026-11-26-085-stream-key-secret-tag.ts';
 import * as streamLeaseHealth from './2026-11-26-086-stream-lease-health.ts';
 import * as searchNewestFirst from './2026-11-26-087-search-newest-first.ts';
+import * as followingLiveIndex from './2026-11-26-105-following-live-index.ts';
 
 // Migrations run in the order of their names; a new one is a new dated file added here.
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26-085-stream-key-secret-tag': streamKeySecretTag,
   '2026-11-26-086-stream-lease-health': streamLeaseHealth,
   '2026-11-26-087-search-newest-first': searchNewestFirst,
+  '2026-11-26-105-following-live-index': followingLiveIndex,
 };

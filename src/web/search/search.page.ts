@@ -1,10 +1,11 @@
-// The search results page: tabs for all results and each kind (with how many each has), the
-// results as the home page's cards, and Previous/Next pages. Also its states without results:
-// nothing typed, nothing searchable typed, too long, nothing found, a page past the last.
+// The search results page: tabs for all results and each kind, the results as the home page's
+// cards, and Previous/Next pages. Nothing is counted (a count reads every match:
+// search.repository.ts), so the tabs carry no numbers, the all view's links say "All videos"
+// and the pager "Page 2". Also its states without results: nothing typed, nothing searchable
+// typed, too long, nothing found, a page past the last.
 import type { StreamCard } from '../../catalogue/catalogue.service.ts';
-import { CANDIDATES } from '../../search/search.repository.ts';
 import {
-  RESULTS_PER_PAGE,
+  LAST_PAGE,
   type ChannelResult,
   type SearchKind,
   type SearchResults,
@@ -28,23 +29,16 @@ export function searchPath(text: string, kind: SearchKind = 'all', page = 1): st
   return `/search?${query.toString()}`;
 }
 
-/** 1,000 matches or more are "1,000+": the search ranks and counts no more than that. */
-function totalText(total: number): string {
-  return total >= CANDIDATES ? `${count(CANDIDATES, '', '').trim()}+` : count(total, '', '').trim();
-}
-
 function tabs(text: string, results: SearchResults): SafeHtml {
-  const tab = (kind: SearchKind) => {
-    const total = kind === 'all' ? null : results[kind].total;
-    return html`<li>
+  const tab = (kind: SearchKind) =>
+    html`<li>
       <a
         class="chip"
         href="${searchPath(text, kind)}"
         ${kind === results.kind ? html`aria-current="page"` : null}
-        >${KIND_LABELS[kind]}${total === null ? null : html` <span class="tab-count">${totalText(total)}</span>`}</a
+        >${KIND_LABELS[kind]}</a
       >
     </li>`;
-  };
   return html`<nav class="chips search-tabs" aria-label="Result types">
     <ul>
       ${tab('all')}${tab('streams')}${tab('videos')}${tab('channels')}
@@ -90,12 +84,12 @@ function section(
   kind: Exclude<SearchKind, 'all'>,
   list: SafeHtml,
 ): SafeHtml | null {
-  const { total, rows } = results[kind];
+  const { more: beyond, rows } = results[kind];
   if (rows.length === 0) return null;
   const more =
-    results.kind === 'all' && total > rows.length
+    results.kind === 'all' && beyond
       ? html`<p class="see-all">
-          <a href="${searchPath(text, kind)}">All ${totalText(total)} ${KIND_LABELS[kind].toLowerCase()}</a>
+          <a href="${searchPath(text, kind)}">All ${KIND_LABELS[kind].toLowerCase()}</a>
         </p>`
       : null;
   return html`<section class="listing" aria-labelledby="${kind}-heading">
@@ -106,13 +100,13 @@ function section(
 
 function pager(text: string, results: SearchResults): SafeHtml | null {
   if (results.kind === 'all') return null;
-  const last = Math.max(1, Math.ceil(Math.min(results[results.kind].total, CANDIDATES) / RESULTS_PER_PAGE));
-  if (last === 1 && results.page === 1) return null;
   const { page, kind } = results;
+  const next = results[kind].more && page < LAST_PAGE;
+  if (page === 1 && !next) return null;
   return html`<nav class="pager" aria-label="Result pages">
     ${page > 1 ? html`<a class="button" rel="prev" href="${searchPath(text, kind, page - 1)}">Previous</a>` : null}
-    <span class="muted">Page ${page} of ${last}</span>
-    ${page < last ? html`<a class="button" rel="next" href="${searchPath(text, kind, page + 1)}">Next</a>` : null}
+    <span class="muted">Page ${page}</span>
+    ${next ? html`<a class="button" rel="next" href="${searchPath(text, kind, page + 1)}">Next</a>` : null}
   </nav>`;
 }
 
@@ -130,14 +124,13 @@ export function searchBody(text: string, results: SearchResults, now: number): S
       </ul>`,
     ),
   ].filter((part) => part !== null);
-  const anywhere = results.streams.total + results.videos.total + results.channels.total;
   let empty: SafeHtml | null = null;
   if (sections.length === 0) {
-    if (results.page > 1 && results.kind !== 'all' && results[results.kind].total > 0) {
+    if (results.page > 1 && results.kind !== 'all') {
       empty = html`<p class="empty" id="search-empty">
         There are no more results. <a href="${searchPath(text, results.kind)}">Back to the first page</a>.
       </p>`;
-    } else if (anywhere > 0) {
+    } else if (results.elsewhere) {
       empty = html`<p class="empty" id="search-empty">
         No ${KIND_LABELS[results.kind].toLowerCase()} match “${text}”.
         <a href="${searchPath(text)}">See all results</a>.
