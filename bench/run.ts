@@ -410,7 +410,8 @@ async function benchApi(): Promise<boolean> {
   } finally {
     await service.stop();
     await bare.stop();
-    if (flags.profile) log(`CPU profiles of the service and the bare server written to ${profileDir} and ${profileDir}/bare`);
+    if (flags.profile)
+      log(`CPU profiles of the service and the bare server written to ${profileDir} and ${profileDir}/bare`);
   }
 }
 
