@@ -6,20 +6,33 @@
 // and no bound values (src/db/compiled-query.ts's rule for constants).
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 
-const CREATOR_IN_GOOD_STANDING = (table: 'streams' | 'videos'): string =>
+const CREATOR_IN_GOOD_STANDING = (table: string): string =>
   `not exists (select 1 from users as standing where standing.id = ${table}.creator_id and standing.suspended_at is not null)`;
+
+/**
+ * streamShown's condition as SQL text, on a stream table named `alias` (for queries written
+ * as text: search's).
+ */
+export function streamShownText(alias: string): string {
+  return `(${alias}.taken_down_at is null and ${CREATOR_IN_GOOD_STANDING(alias)})`;
+}
+
+/** videoShown's condition as SQL text, on a video table named `alias`. */
+export function videoShownText(alias: string): string {
+  return (
+    `(${alias}.taken_down_at is null and ${CREATOR_IN_GOOD_STANDING(alias)} and not exists ` +
+    `(select 1 from streams as source where source.id = ${alias}.source_stream_id and source.taken_down_at is not null))`
+  );
+}
 
 /** The stream is neither taken down nor its creator's account suspended. */
 export function streamShown(): RawBuilder<SqlBool> {
-  return sql<SqlBool>`(${sql.raw(`streams.taken_down_at is null and ${CREATOR_IN_GOOD_STANDING('streams')}`)})`;
+  return sql<SqlBool>`${sql.raw(streamShownText('streams'))}`;
 }
 
 /** The video is neither taken down, nor recorded from a taken-down stream, nor its creator suspended. */
 export function videoShown(): RawBuilder<SqlBool> {
-  return sql<SqlBool>`(${sql.raw(
-    `videos.taken_down_at is null and ${CREATOR_IN_GOOD_STANDING('videos')} and not exists ` +
-      `(select 1 from streams as source where source.id = videos.source_stream_id and source.taken_down_at is not null)`,
-  )})`;
+  return sql<SqlBool>`${sql.raw(videoShownText('videos'))}`;
 }
 
 /** The account is not suspended (for joins on users: channels, API keys). */

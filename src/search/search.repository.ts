@@ -18,6 +18,7 @@ import { directReaderOf, type Db } from '../db/database.ts';
 import { dialectOf, type Dialect } from '../db/dialect.ts';
 import type { BrowsableStreamRow } from '../streams/stream-listing.repository.ts';
 import type { BrowsableVideoRow } from '../videos/video-listing.repository.ts';
+import { streamShownText, videoShownText } from '../accounts/standing.ts';
 import { fts5Query, tsQuery } from './search-terms.ts';
 
 export interface ChannelRow {
@@ -83,6 +84,10 @@ async function page<Row extends { id: string | null }>(
 const VIDEO_COLUMNS = `v.id, v.creator_id, v.title, v.category, v.duration_seconds, v.view_count,
   v.published_at, v.thumbnail_at, u.name as creator_name`;
 
+// What a visitor may see (moderation's conditions among them: the index keeps a taken-down item
+// or a suspended creator's, which the join then leaves out).
+const VIDEO_SHOWN = `v.privacy = 'public' and v.published_at is not null and ${videoShownText('v')}`;
+
 const videosText: Writer = ({ dialect, take, offset }) =>
   dialect === 'sqlite'
     ? `with hits as materialized (
@@ -92,7 +97,7 @@ const videosText: Writer = ({ dialect, take, offset }) =>
        select ${VIDEO_COLUMNS}
        from hits h
        left join video_search_docs d on d.rowid = h.doc
-       left join videos v on v.id = d.item_id and v.privacy = 'public' and v.published_at is not null
+       left join videos v on v.id = d.item_id and ${VIDEO_SHOWN}
        left join users u on u.id = v.creator_id
        order by h.doc`
     : `with hits as (
@@ -102,7 +107,7 @@ const videosText: Writer = ({ dialect, take, offset }) =>
        )
        select ${VIDEO_COLUMNS}
        from hits h
-       left join videos v on v.id = h.video_id and v.privacy = 'public' and v.published_at is not null
+       left join videos v on v.id = h.video_id and ${VIDEO_SHOWN}
        left join users u on u.id = v.creator_id
        order by h.published_at desc, h.video_id desc`;
 
@@ -135,13 +140,14 @@ const streamsText: Writer = ({ dialect, take, offset }) => {
       select ${STREAM_COLUMNS}
       from hits h
       left join stream_search_docs d on d.rowid = h.doc
-      left join streams t on t.id = d.item_id
+      left join streams t on t.id = d.item_id and ${streamShownText('t')}
       left join users u on u.id = t.creator_id
       order by h.live desc, h.doc`;
   }
   const part = (status: string) => `
     select s.stream_id, s.created_at from stream_search s join streams t on t.id = s.stream_id
-    where s.document @@ to_tsquery('simple', ?) and t.privacy = 'public' and ${status}
+    where s.document @@ to_tsquery('simple', ?) and t.privacy = 'public' and ${streamShownText('t')}
+      and ${status}
     order by s.created_at desc, s.stream_id desc limit ${end}`;
   return `with hits as (
       select stream_id, created_at, 1 as live from (${part(`t.status = 'live'`)}) l
@@ -181,11 +187,11 @@ const channelsText: Writer = ({ dialect, take, offset }) =>
        select ${CHANNEL_COLUMNS}
        from hits h
        left join channel_search_docs d on d.rowid = h.doc
-       left join users u on u.id = d.item_id
+       left join users u on u.id = d.item_id and u.suspended_at is null
        order by h.doc`
     : `with hits as (
          select id, created_at from users
-         where to_tsvector('simple', name) @@ to_tsquery('simple', ?)
+         where to_tsvector('simple', name) @@ to_tsquery('simple', ?) and suspended_at is null
          order by created_at desc, id desc limit ${take + 1} offset ${offset}
        )
        select ${CHANNEL_COLUMNS}

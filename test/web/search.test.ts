@@ -7,10 +7,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Db } from '../../src/db/database.ts';
+import { CLI_ACTOR } from '../../src/moderation/moderation.service.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { DIALECTS } from '../helpers/databases.ts';
 import { prng } from '../helpers/prng.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { pause, waitFor } from '../helpers/wait.ts';
 import { seedStreams, seedVideos } from '../helpers/seed.ts';
 import { newAgent, signUp, type WebAgent } from '../helpers/web.ts';
 
@@ -136,6 +137,83 @@ for (const dialect of DIALECTS) {
     assert.match(await page(visitor, '/search?q=%22*%3A(%29'), /nothing to search for in “&quot;\*:\(\)”/);
     // Every page's header has the box.
     assert.match(await page(visitor, '/'), /<form class="site-search" role="search" action="\/search"/);
+  });
+
+  test(`${dialect}: moderation hides from search what it hides everywhere: takedowns and suspended creators`, async (t) => {
+    const server = await startTestApp(t, { dialect, rateLimitPerIp: 10_000 });
+    const db: Db = server.services.database.db;
+    const now = server.clock.now();
+    const good = await server.createAccount('Quillon Good');
+    const banned = await server.createAccount('Quillon Banned');
+    const [kept, takenDown] = await seedVideos(db, 2, (i) => ({
+      creator_id: good.userId,
+      title: `Quillon video ${i}`,
+      published_at: now - (i + 1) * HOUR,
+    }));
+    const [recordedFromTakenDown] = await seedVideos(db, 1, () => ({
+      creator_id: good.userId,
+      title: 'Quillon recording',
+      published_at: now - 3 * HOUR,
+    }));
+    const [keptLive, takenDownLive] = await seedStreams(db, 2, (i) => ({
+      creator_id: good.userId,
+      title: `Quillon live ${i}`,
+      status: 'live',
+      started_at: now - HOUR,
+    }));
+    const [bannedVideo] = await seedVideos(db, 1, () => ({
+      creator_id: banned.userId,
+      title: 'Quillon banned video',
+      published_at: now - HOUR,
+    }));
+    const [bannedLive] = await seedStreams(db, 1, () => ({
+      creator_id: banned.userId,
+      title: 'Quillon banned live',
+      status: 'live',
+      started_at: now - HOUR,
+    }));
+    assert.ok(
+      kept && takenDown && recordedFromTakenDown && keptLive && takenDownLive && bannedVideo && bannedLive,
+    );
+    await db
+      .updateTable('videos')
+      .set({ source_stream_id: takenDownLive })
+      .where('id', '=', recordedFromTakenDown)
+      .execute();
+    const visitor = newAgent(server.origin);
+    const before = await page(visitor, '/search?q=quillon');
+    for (const id of [
+      kept,
+      takenDown,
+      recordedFromTakenDown,
+      keptLive,
+      takenDownLive,
+      bannedVideo,
+      bannedLive,
+    ]) {
+      assert.ok(before.includes(id), `before moderation, ${id} is found`);
+    }
+    assert.ok(before.includes(`href="/channels/${banned.userId}"`), 'and the channel');
+
+    const moderation = server.services.moderation;
+    await moderation.takedown(CLI_ACTOR, 'video', takenDown, 'Copyright');
+    await moderation.takedown(CLI_ACTOR, 'stream', takenDownLive, 'Copyright');
+    await moderation.suspend(CLI_ACTOR, banned.userId, 'Spam');
+    // A search's results are reused for a second (SearchService): past that, moderation shows.
+    await pause(1100);
+    for (const path of [
+      '/search?q=quillon',
+      '/search?q=quillon&type=videos',
+      '/search?q=quillon&type=streams',
+    ]) {
+      const after = await page(visitor, path);
+      assertNoneOf(after, [takenDown, recordedFromTakenDown, takenDownLive, bannedVideo, bannedLive], path);
+    }
+    const after = await page(visitor, '/search?q=quillon');
+    assert.ok(after.includes(kept) && after.includes(keptLive), 'what moderation left is still found');
+    const channels = await page(visitor, '/search?q=quillon&type=channels');
+    assert.ok(channels.includes(`href="/channels/${good.userId}"`), 'the good channel');
+    assert.ok(!channels.includes(banned.userId), "the suspended creator's channel is not");
   });
 
   test(`${dialect}: results are paged twenty at a time, with Previous and Next`, async (t) => {
