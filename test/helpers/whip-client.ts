@@ -1,0 +1,191 @@
+// A WHIP client (RFC 9725) as OBS 30 is one: an x264 encoder whose RTP goes out over a
+// WebRTC peer connection of its own (node-datachannel, libdatachannel's bindings, as OBS uses
+// libdatachannel), published by POSTing the SDP offer with the stream key as the bearer token,
+// ended by a DELETE on the session's Location. The encoder is ffmpeg sending the stamped clock
+// pattern of latency-probe.ts as RTP (H.264 and Opus) to two loopback sockets of this client,
+// which passes each packet to its track (SSRC and payload type rewritten to the offered ones);
+// libdatachannel encrypts it (SRTP) and answers the ingest's NACKs from the packets it keeps.
+//
+// Debian's ffmpeg 5.1 has no WHIP muxer (it came in 7.1), hence the client here.
+//
+// node-datachannel runs native threads that keep a process alive: the caller's process calls
+// its cleanup() when done (bench/latency.ts); in a test that shares the process with the
+// service, the service's shutdown does it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import dgram from 'node:dgram';
+import { once } from 'node:events';
+import nodeDataChannel, { type PeerConnection, type Track } from 'node-datachannel';
+import { clockPatternParts } from './latency-probe.ts';
+
+const VIDEO_PAYLOAD_TYPE = 96;
+const AUDIO_PAYLOAD_TYPE = 111;
+const VIDEO_SSRC = 0x0b5_0001;
+const AUDIO_SSRC = 0x0b5_0002;
+/** Packets kept per track to answer NACKs with (about 2 s of this video). */
+const NACK_HISTORY = 512;
+/** How long ICE gathering, and then the connection, may take. */
+const GATHER_TIMEOUT_MS = 3000;
+const CONNECT_TIMEOUT_MS = 15_000;
+const RETRY_503_FOR_MS = 30_000;
+
+export interface WhipPublish {
+  /** The session's URL (from the answer's Location). */
+  location: string;
+  /** RTP packets handed to the peer connection so far, per kind. */
+  sent: { video: number; audio: number };
+  /** Lets a test drop some of the video before it is sent: return true to drop the packet. */
+  dropVideo: ((sequence: number) => boolean) | undefined;
+  /** Stops the encoder, DELETEs the session (its status), closes the connection. */
+  stop(): Promise<number>;
+}
+
+/**
+ * Publishes the stamped clock pattern (latency-probe.ts) to `whipUrl` for `seconds`, a keyframe
+ * every `keyframeSeconds`. Resolves once the connection is up and the encoder started.
+ */
+export async function publishClockPatternOverWhip(
+  whipUrl: string,
+  streamKey: string,
+  seconds: number,
+  options: { keyframeSeconds: number },
+): Promise<WhipPublish> {
+  const peer = new nodeDataChannel.PeerConnection('whip-client', {
+    iceServers: [],
+    bindAddress: '127.0.0.1',
+  });
+  const sockets: dgram.Socket[] = [];
+  let encoder: ChildProcess | undefined;
+  const closeAll = () => {
+    encoder?.kill('SIGKILL');
+    for (const socket of sockets) socket.close();
+    sockets.length = 0;
+    try {
+      peer.close();
+    } catch {
+      // Already closed.
+    }
+  };
+  try {
+    const video = new nodeDataChannel.Video('0', 'SendOnly');
+    // x264's High profile, level 3.0 (640x360 at 30 fps).
+    video.addH264Codec(
+      VIDEO_PAYLOAD_TYPE,
+      'profile-level-id=64001e;packetization-mode=1;level-asymmetry-allowed=1',
+    );
+    video.addSSRC(VIDEO_SSRC, 'whip-client', 'whip-client', 'video');
+    const audio = new nodeDataChannel.Audio('1', 'SendOnly');
+    audio.addOpusCodec(AUDIO_PAYLOAD_TYPE);
+    audio.addSSRC(AUDIO_SSRC, 'whip-client', 'whip-client', 'audio');
+    // Held in this closure: a Track no longer referenced is collected and stops working.
+    const tracks = { video: peer.addTrack(video), audio: peer.addTrack(audio) };
+    tracks.video.setMediaHandler(new nodeDataChannel.RtcpNackResponder(NACK_HISTORY));
+    tracks.audio.setMediaHandler(new nodeDataChannel.RtcpNackResponder(NACK_HISTORY));
+    const opened = Promise.all([opens(tracks.video), opens(tracks.audio)]);
+    peer.setLocalDescription();
+    await gathered(peer);
+    const offer = peer.localDescription();
+    if (!offer) throw new Error('node-datachannel made no offer');
+
+    // A 503 (the ingest still starting, say) is tried again after a second, for up to 30 s.
+    const deadline = Date.now() + RETRY_503_FOR_MS;
+    let response: Response;
+    for (;;) {
+      response = await fetch(whipUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/sdp', authorization: `Bearer ${streamKey}` },
+        body: offer.sdp,
+      });
+      if (response.status !== 503 || Date.now() > deadline) break;
+      await response.arrayBuffer();
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    const answer = await response.text();
+    const location = response.headers.get('location');
+    if (response.status !== 201 || !location) {
+      throw new Error(`the WHIP offer was refused (${response.status}): ${answer.slice(0, 300)}`);
+    }
+    peer.setRemoteDescription(answer, 'answer');
+    const sessionUrl = new URL(location, whipUrl).href;
+    await Promise.race([
+      opened,
+      new Promise((_, reject) =>
+        setTimeout(() => {
+          reject(new Error('the WHIP connection did not come up'));
+        }, CONNECT_TIMEOUT_MS).unref(),
+      ),
+    ]);
+
+    const publish: WhipPublish = {
+      location: sessionUrl,
+      sent: { video: 0, audio: 0 },
+      dropVideo: undefined,
+      stop: async () => {
+        closeAll();
+        const deleted = await fetch(sessionUrl, {
+          method: 'DELETE',
+          headers: { authorization: `Bearer ${streamKey}` },
+        });
+        await deleted.arrayBuffer();
+        return deleted.status;
+      },
+    };
+    const relay = async (kind: 'video' | 'audio', track: Track, payloadType: number, ssrc: number) => {
+      const socket = dgram.createSocket('udp4');
+      sockets.push(socket);
+      socket.on('message', (packet) => {
+        if (packet.length < 12 || !track.isOpen()) return;
+        packet[1] = (packet[1]! & 0x80) | payloadType;
+        packet.writeUInt32BE(ssrc, 8);
+        if (kind === 'video' && publish.dropVideo?.(packet.readUInt16BE(2))) return;
+        try {
+          track.sendMessageBinary(packet);
+          publish.sent[kind] += 1;
+        } catch {
+          // The connection is closing.
+        }
+      });
+      socket.bind(0, '127.0.0.1');
+      await once(socket, 'listening');
+      return socket.address().port;
+    };
+    const videoPort = await relay('video', tracks.video, VIDEO_PAYLOAD_TYPE, VIDEO_SSRC);
+    const audioPort = await relay('audio', tracks.audio, AUDIO_PAYLOAD_TYPE, AUDIO_SSRC);
+    const parts = clockPatternParts(options.keyframeSeconds);
+    const rtp = (port: number) => `rtp://127.0.0.1:${port}?pkt_size=1200`;
+    encoder = spawn(
+      'ffmpeg',
+      [
+        ...['-hide_banner', '-loglevel', 'error', '-nostdin', ...parts.inputs],
+        ...['-map', '0:v', '-t', String(seconds), ...parts.video, '-f', 'rtp', rtp(videoPort)],
+        ...['-map', '1:a', '-t', String(seconds), ...parts.audio],
+        ...['-c:a', 'libopus', '-b:a', '96k', '-f', 'rtp', rtp(audioPort)],
+      ],
+      { stdio: ['ignore', 'ignore', 'inherit'] },
+    );
+    return publish;
+  } catch (error) {
+    closeAll();
+    throw error;
+  }
+}
+
+function opens(track: Track): Promise<void> {
+  return new Promise((resolve) => {
+    if (track.isOpen()) resolve();
+    track.onOpen(resolve);
+  });
+}
+
+function gathered(peer: PeerConnection): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, GATHER_TIMEOUT_MS);
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    if (peer.gatheringState() === 'complete') done();
+    peer.onGatheringStateChange((state) => {
+      if (state === 'complete') done();
+    });
+  });
+}
