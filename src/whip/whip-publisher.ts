@@ -7,6 +7,7 @@ import nodeDataChannel, { type PeerConnection, type Track } from 'node-datachann
 import type { Logger } from 'pino';
 import { Publisher, type Refusal } from '../rtmp/publisher.ts';
 import type { Clock } from '../shared/clock.ts';
+import { ReceiverRtcp } from './receiver-rtcp.ts';
 import { RtpBridge } from './rtp-bridge.ts';
 import { withBitrateHints, type AcceptedOffer } from './sdp-offer.ts';
 
@@ -60,6 +61,8 @@ export class WhipPublisher extends Publisher {
   /** Held here: a Track no longer referenced is collected and its callbacks stop. */
   private readonly tracks: { track: Track; session: unknown }[] = [];
   private videoTrack: Track | undefined;
+  /** The video's RTCP back to the publisher: reports, keyframe requests, NACKs (receiver-rtcp.ts). */
+  private videoRtcp: ReceiverRtcp | undefined;
   private bridge: RtpBridge | undefined;
   private ending = false;
   private lastKeyframeRequest = Number.NEGATIVE_INFINITY;
@@ -156,11 +159,7 @@ export class WhipPublisher extends Publisher {
     const now = Date.now();
     if (!this.videoTrack || now - this.lastKeyframeRequest < KEYFRAME_REQUEST_INTERVAL_MS) return false;
     this.lastKeyframeRequest = now;
-    try {
-      return this.videoTrack.requestKeyframe();
-    } catch {
-      return false;
-    }
+    return this.videoRtcp?.requestKeyframe() ?? false;
   }
 
   /** Packets the relay dropped for being padding only. */
@@ -174,14 +173,30 @@ export class WhipPublisher extends Publisher {
       track.close();
       return;
     }
-    const session = new nodeDataChannel.RtcpReceivingSession();
-    track.setMediaHandler(session);
+    // Audio's reports are libdatachannel's; the video's RTCP is receiver-rtcp.ts's, which
+    // needs the track without a media handler (it says why).
+    const rtcp =
+      kind === 'video'
+        ? new ReceiverRtcp({
+            send: (packet) => {
+              try {
+                track.sendMessageBinary(packet);
+              } catch {
+                // The connection is closing: nothing more to say.
+              }
+            },
+          })
+        : undefined;
+    const session = rtcp ? undefined : new nodeDataChannel.RtcpReceivingSession();
+    if (session) track.setMediaHandler(session);
     this.tracks.push({ track, session });
     track.onMessage((packet) => {
       this.mediaArrived();
+      rtcp?.received(packet);
       this.bridge?.forward(kind, packet);
     });
     if (kind === 'video') {
+      this.videoRtcp = rtcp;
       this.videoTrack = track;
       // ffmpeg must see a keyframe (with its SPS and PPS) to start: ask until one comes out.
       track.onOpen(() => {
@@ -251,6 +266,13 @@ export class WhipPublisher extends Publisher {
     clearTimeout(this.mediaTimer);
     clearTimeout(this.disconnectedTimer);
     clearTimeout(this.keyframeTimer);
+    this.videoRtcp?.close();
+    if (this.videoRtcp && this.videoRtcp.counts.missing > 0) {
+      this.logger.info(
+        { nacks: this.videoRtcp.counts },
+        'whip video packets lost on the way, and asked for again',
+      );
+    }
     // ffmpeg first, while the publisher's packets may still wake it: it writes all it holds.
     await this.bridge?.stop();
     try {

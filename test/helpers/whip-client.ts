@@ -33,8 +33,8 @@ export interface WhipPublish {
   location: string;
   /** RTP packets handed to the peer connection so far, per kind. */
   sent: { video: number; audio: number };
-  /** Lets a test drop some of the video before it is sent: return true to drop the packet. */
-  dropVideo: ((sequence: number) => boolean) | undefined;
+  /** With `loss`: what the lossy relay saw. */
+  loss: LossCounts | undefined;
   /** Stops the encoder, DELETEs the session (its status), closes the connection. */
   stop(): Promise<number>;
 }
@@ -47,7 +47,15 @@ export async function publishClockPatternOverWhip(
   whipUrl: string,
   streamKey: string,
   seconds: number,
-  options: { keyframeSeconds: number },
+  options: {
+    keyframeSeconds: number;
+    /**
+     * Loss on the way: the client reaches the service through a UDP relay of its own (the
+     * answer's candidate rewritten to it) that drops the first sending of each video packet
+     * `dropVideo` names; a second sending (a retransmission) always passes.
+     */
+    loss?: { dropVideo: (sequence: number) => boolean };
+  },
 ): Promise<WhipPublish> {
   const peer = new nodeDataChannel.PeerConnection('whip-client', {
     iceServers: [],
@@ -93,7 +101,9 @@ export async function publishClockPatternOverWhip(
       response = await fetch(whipUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/sdp', authorization: `Bearer ${streamKey}` },
-        body: offer.sdp,
+        // Behind the lossy relay, the service must not learn the client's own address: it
+        // then knows it only as the relay's (a peer-reflexive candidate).
+        body: options.loss ? withoutCandidates(offer.sdp) : offer.sdp,
       });
       if (response.status !== 503 || Date.now() > deadline) break;
       await response.arrayBuffer();
@@ -104,7 +114,12 @@ export async function publishClockPatternOverWhip(
     if (response.status !== 201 || !location) {
       throw new Error(`the WHIP offer was refused (${response.status}): ${answer.slice(0, 300)}`);
     }
-    peer.setRemoteDescription(answer, 'answer');
+    let lossy: LossyRelay | undefined;
+    if (options.loss) {
+      lossy = await LossyRelay.open(answer, options.loss.dropVideo);
+      sockets.push(lossy.socket);
+    }
+    peer.setRemoteDescription(lossy?.answer ?? answer, 'answer');
     const sessionUrl = new URL(location, whipUrl).href;
     await Promise.race([
       opened,
@@ -118,7 +133,7 @@ export async function publishClockPatternOverWhip(
     const publish: WhipPublish = {
       location: sessionUrl,
       sent: { video: 0, audio: 0 },
-      dropVideo: undefined,
+      loss: lossy?.counts,
       stop: async () => {
         closeAll();
         const deleted = await fetch(sessionUrl, {
@@ -136,7 +151,6 @@ export async function publishClockPatternOverWhip(
         if (packet.length < 12 || !track.isOpen()) return;
         packet[1] = (packet[1]! & 0x80) | payloadType;
         packet.writeUInt32BE(ssrc, 8);
-        if (kind === 'video' && publish.dropVideo?.(packet.readUInt16BE(2))) return;
         try {
           track.sendMessageBinary(packet);
           publish.sent[kind] += 1;
@@ -169,6 +183,13 @@ export async function publishClockPatternOverWhip(
   }
 }
 
+function withoutCandidates(sdp: string): string {
+  return sdp
+    .split('\r\n')
+    .filter((line) => !line.startsWith('a=candidate:'))
+    .join('\r\n');
+}
+
 function opens(track: Track): Promise<void> {
   return new Promise((resolve) => {
     if (track.isOpen()) resolve();
@@ -188,4 +209,87 @@ function gathered(peer: PeerConnection): Promise<void> {
       if (state === 'complete') done();
     });
   });
+}
+
+export interface LossCounts {
+  /** Video packets dropped (first sendings). */
+  dropped: number;
+  /** Of them, packets sent again by the client (its NACK responder) and let through. */
+  resent: number;
+  /** RTCP NACK packets the service sent (RTPFB, FMT 1: readable in SRTCP's clear header). */
+  nacksSeen: number;
+}
+
+/**
+ * A UDP relay between the client and the service's ICE candidate on loopback: SRTP leaves the
+ * RTP header in clear, so the video's sequence numbers are readable and packets can be
+ * dropped by number; STUN and DTLS pass untouched.
+ */
+class LossyRelay {
+  readonly counts: LossCounts = { dropped: 0, resent: 0, nacksSeen: 0 };
+  private readonly dropped = new Set<number>();
+  private client: { address: string; port: number } | undefined;
+
+  readonly socket: dgram.Socket;
+  readonly answer: string;
+  private readonly server: number;
+  private readonly dropVideo: (sequence: number) => boolean;
+
+  private constructor(
+    socket: dgram.Socket,
+    answer: string,
+    server: number,
+    dropVideo: (sequence: number) => boolean,
+  ) {
+    this.socket = socket;
+    this.answer = answer;
+    this.server = server;
+    this.dropVideo = dropVideo;
+    socket.on('message', (packet, from) => {
+      this.relay(packet, from);
+    });
+  }
+
+  static async open(answer: string, dropVideo: (sequence: number) => boolean): Promise<LossyRelay> {
+    // The service's first IPv4 candidate: its socket listens on every interface, loopback too.
+    const candidate = /^a=candidate:\S+ 1 udp \d+ (\d+\.\d+\.\d+\.\d+ \d+) typ host[^\r\n]*$/im.exec(answer);
+    if (!candidate) throw new Error(`the WHIP answer has no IPv4 candidate to relay: ${answer}`);
+    const serverPort = Number(candidate[1]!.split(' ')[1]);
+    const socket = dgram.createSocket('udp4');
+    socket.bind(0, '127.0.0.1');
+    await once(socket, 'listening');
+    const port = socket.address().port;
+    // Only the relay is left for the client to reach.
+    const rewritten = answer
+      .split('\r\n')
+      .filter((line) => !line.startsWith('a=candidate:') || line === candidate[0])
+      .map((line) =>
+        line === candidate[0] ? line.replace(` ${candidate[1]} typ`, ` 127.0.0.1 ${port} typ`) : line,
+      )
+      .join('\r\n');
+    return new LossyRelay(socket, rewritten, serverPort, dropVideo);
+  }
+
+  private relay(packet: Buffer, from: dgram.RemoteInfo): void {
+    if (from.port === this.server) {
+      if (packet.length >= 8 && packet[1] === 205 && (packet[0]! & 0x1f) === 1) this.counts.nacksSeen += 1;
+      if (this.client) this.socket.send(packet, this.client.port, this.client.address);
+      return;
+    }
+    this.client = { address: from.address, port: from.port };
+    const first = packet[0] ?? 0;
+    const type = (packet[1] ?? 0) & 0x7f;
+    if (first >> 6 === 2 && packet.length >= 12 && type === VIDEO_PAYLOAD_TYPE) {
+      const seq = packet.readUInt16BE(2);
+      if (this.dropped.has(seq)) {
+        this.dropped.delete(seq);
+        this.counts.resent += 1;
+      } else if (this.dropVideo(seq)) {
+        this.dropped.add(seq);
+        this.counts.dropped += 1;
+        return;
+      }
+    }
+    this.socket.send(packet, this.server, '127.0.0.1');
+  }
 }
