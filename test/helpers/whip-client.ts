@@ -57,6 +57,27 @@ export async function publishClockPatternOverWhip(
     loss?: { dropVideo: (sequence: number) => boolean };
   },
 ): Promise<WhipPublish> {
+  // A 503 (the ingest still starting, say) is tried again a second later, from a new
+  // connection as OBS reconnects, for up to 30 s.
+  const deadline = Date.now() + RETRY_503_FOR_MS;
+  for (;;) {
+    try {
+      return await attemptPublish(whipUrl, streamKey, seconds, options);
+    } catch (error) {
+      if (!(error instanceof Unavailable) || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+}
+
+class Unavailable extends Error {}
+
+async function attemptPublish(
+  whipUrl: string,
+  streamKey: string,
+  seconds: number,
+  options: Parameters<typeof publishClockPatternOverWhip>[3],
+): Promise<WhipPublish> {
   const peer = new nodeDataChannel.PeerConnection('whip-client', {
     iceServers: [],
     bindAddress: '127.0.0.1',
@@ -94,20 +115,15 @@ export async function publishClockPatternOverWhip(
     const offer = peer.localDescription();
     if (!offer) throw new Error('node-datachannel made no offer');
 
-    // A 503 (the ingest still starting, say) is tried again after a second, for up to 30 s.
-    const deadline = Date.now() + RETRY_503_FOR_MS;
-    let response: Response;
-    for (;;) {
-      response = await fetch(whipUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/sdp', authorization: `Bearer ${streamKey}` },
-        // Behind the lossy relay, the service must not learn the client's own address: it
-        // then knows it only as the relay's (a peer-reflexive candidate).
-        body: options.loss ? withoutCandidates(offer.sdp) : offer.sdp,
-      });
-      if (response.status !== 503 || Date.now() > deadline) break;
-      await response.arrayBuffer();
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+    const response = await fetch(whipUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/sdp', authorization: `Bearer ${streamKey}` },
+      // Behind the lossy relay, the service must not learn the client's own address: it
+      // then knows it only as the relay's (a peer-reflexive candidate).
+      body: options.loss ? withoutCandidates(offer.sdp) : offer.sdp,
+    });
+    if (response.status === 503) {
+      throw new Unavailable(`the WHIP offer was refused (503): ${await response.text()}`);
     }
     const answer = await response.text();
     const location = response.headers.get('location');
@@ -119,7 +135,11 @@ export async function publishClockPatternOverWhip(
       lossy = await LossyRelay.open(answer, options.loss.dropVideo);
       sockets.push(lossy.socket);
     }
-    peer.setRemoteDescription(lossy?.answer ?? answer, 'answer');
+    // Without the answer's end-of-candidates: libjuice, told the remote candidates are
+    // complete before libdatachannel has added them one by one, may declare ICE failed at once
+    // and close the transport under the candidates still being added ("Got a remote candidate
+    // without ICE transport", about one run in three on the loaded machine).
+    peer.setRemoteDescription(withoutEndOfCandidates(lossy?.answer ?? answer), 'answer');
     const sessionUrl = new URL(location, whipUrl).href;
     await Promise.race([
       opened,
@@ -187,6 +207,13 @@ function withoutCandidates(sdp: string): string {
   return sdp
     .split('\r\n')
     .filter((line) => !line.startsWith('a=candidate:'))
+    .join('\r\n');
+}
+
+function withoutEndOfCandidates(sdp: string): string {
+  return sdp
+    .split('\r\n')
+    .filter((line) => line !== 'a=end-of-candidates')
     .join('\r\n');
 }
 
