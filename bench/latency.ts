@@ -22,7 +22,6 @@
 // path; Chromium's encoder would adapt its resolution and rate to the loaded machine (the
 // 16-pixel stamp squares may not survive a downscale) and add canvas capture to the figure.
 // libdatachannel is also what OBS's WHIP output is built on.
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,7 +36,7 @@ import {
 } from '../test/helpers/latency-probe.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, WEBRTC_LOOPBACK_ARGS } from '../test/helpers/media-browser.ts';
 import { publishClockPatternOverWhip } from '../test/helpers/whip-client.ts';
-import { cli, startServer } from './processes.ts';
+import { startBenchService } from './processes.ts';
 
 export type LatencyMode = 'normal' | 'low' | 'realtime';
 
@@ -87,7 +86,16 @@ export async function measureLatency(options: MeasureLatencyOptions): Promise<La
   const log = options.log ?? (() => undefined);
   const cleanups: (() => Promise<void> | void)[] = [];
   try {
-    const server = options.server ?? (await startService(cleanups, log));
+    if (!options.server) log('Starting the service ...');
+    const server =
+      options.server ??
+      (await startBenchService({
+        name: 'latency',
+        port: SERVICE_PORT,
+        rtmpPort: RTMP_PORT,
+        logLevel: 'info',
+        cleanups,
+      }));
     const auth = { authorization: `Bearer ${server.writeKey}`, 'content-type': 'application/json' };
     const response = await fetch(`${server.baseUrl}/v1/streams`, {
       method: 'POST',
@@ -191,43 +199,6 @@ export async function measureLatency(options: MeasureLatencyOptions): Promise<La
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup();
   }
-}
-
-/** `bin/tributary.js serve` on a fresh data folder, with a creator's write key. */
-async function startService(
-  cleanups: (() => Promise<void> | void)[],
-  log: (line: string) => void,
-): Promise<{ baseUrl: string; writeKey: string }> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-bench-latency-'));
-  cleanups.push(() => {
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
-  const baseUrl = `http://127.0.0.1:${SERVICE_PORT}`;
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    DATABASE_URL: path.join(dataDir, 'bench.db'),
-    DATA_DIR: dataDir,
-    HOST: '127.0.0.1',
-    PORT: String(SERVICE_PORT),
-    PUBLIC_URL: baseUrl,
-    RTMP_PORT: String(RTMP_PORT),
-    LOG_LEVEL: 'info',
-    SECRET_KEY: randomBytes(32).toString('hex'),
-  };
-  const userId = await cli(env, ['users', 'create', '--name', 'Latency bench']);
-  const writeKey = await cli(env, ['keys', 'create', '--user', userId, '--scope', 'write']);
-  log('Starting the service ...');
-  const service = await startServer({
-    script: 'bin/tributary.js',
-    args: ['serve'],
-    env,
-    port: SERVICE_PORT,
-    logFile: path.join(dataDir, 'service.log'),
-    readyPath: '/healthz',
-  });
-  cleanups.push(() => service.stop());
-  return { baseUrl, writeKey };
 }
 
 /** Samples until they span `seconds` of presentation time. */

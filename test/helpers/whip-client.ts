@@ -210,7 +210,8 @@ function withoutCandidates(sdp: string): string {
     .join('\r\n');
 }
 
-function withoutEndOfCandidates(sdp: string): string {
+/** An answer without its a=end-of-candidates (see attemptPublish; bench/realtime.ts's viewers too). */
+export function withoutEndOfCandidates(sdp: string): string {
   return sdp
     .split('\r\n')
     .filter((line) => line !== 'a=end-of-candidates')
