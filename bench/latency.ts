@@ -11,10 +11,21 @@
 // Error bars: stamps are taken as frames leave the pattern generator, before a zero-latency
 // x264 encode (under a frame) and a loopback RTMP send, so a figure is at most ~35 ms above the
 // ingest-to-screen latency; presentation times are within a 16 ms vsync.
-import { randomBytes } from 'node:crypto';
+//
+// `ingest: 'whip'` publishes the same stamped pattern over WHIP instead of RTMP (a realtime
+// stream published as OBS 30 publishes over WHIP). Debian's ffmpeg 5.1 has no WHIP muxer, so
+// the publisher is test/helpers/whip-client.ts: the same ffmpeg x264 encode (same settings,
+// same stamps) sent as RTP through a node-datachannel peer connection, with the stream key as
+// the bearer token, the POST, the Location and the DELETE at the end. Chosen over Chromium
+// publishing a stamped canvas because the encoder then stays the one the RTMP figure is
+// measured with (x264, zero-latency, a 1 s GOP), so the two figures differ only by the ingest
+// path; Chromium's encoder would adapt its resolution and rate to the loaded machine (the
+// 16-pixel stamp squares may not survive a downscale) and add canvas capture to the figure.
+// libdatachannel is also what OBS's WHIP output is built on.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import nodeDataChannel from 'node-datachannel';
 import { chromium, type Page } from 'playwright-core';
 import {
   percentile,
@@ -24,7 +35,8 @@ import {
   type LatencySample,
 } from '../test/helpers/latency-probe.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, WEBRTC_LOOPBACK_ARGS } from '../test/helpers/media-browser.ts';
-import { cli, startServer } from './processes.ts';
+import { publishClockPatternOverWhip } from '../test/helpers/whip-client.ts';
+import { startBenchService } from './processes.ts';
 
 export type LatencyMode = 'normal' | 'low' | 'realtime';
 
@@ -33,8 +45,12 @@ export const LATENCY_TARGET_MS: Record<LatencyMode, number> = { normal: 6000, lo
 /** And for the p90, where an issue set one. */
 export const LATENCY_P90_TARGET_MS: Partial<Record<LatencyMode, number>> = { realtime: 800 };
 
+/** How the stamped pattern reaches the service. */
+export type LatencyIngest = 'rtmp' | 'whip';
+
 export interface LatencyFigures {
   mode: LatencyMode;
+  ingest: LatencyIngest;
   method: 'burned-in wall clock, read per shown frame in Chromium';
   seconds: number;
   frames: number;
@@ -54,6 +70,8 @@ export interface LatencyFigures {
 
 export interface MeasureLatencyOptions {
   mode: LatencyMode;
+  /** RTMP (the default) or WHIP (a realtime stream, as OBS 30 publishes over WebRTC). */
+  ingest?: LatencyIngest;
   /** How long to measure once playback has started (the bench's figure uses 120). */
   seconds: number;
   /** A running service to measure instead of starting one. */
@@ -68,12 +86,24 @@ export async function measureLatency(options: MeasureLatencyOptions): Promise<La
   const log = options.log ?? (() => undefined);
   const cleanups: (() => Promise<void> | void)[] = [];
   try {
-    const server = options.server ?? (await startService(cleanups, log));
+    if (!options.server) log('Starting the service ...');
+    const server =
+      options.server ??
+      (await startBenchService({
+        name: 'latency',
+        port: SERVICE_PORT,
+        rtmpPort: RTMP_PORT,
+        logLevel: 'info',
+        cleanups,
+      }));
     const auth = { authorization: `Bearer ${server.writeKey}`, 'content-type': 'application/json' };
     const response = await fetch(`${server.baseUrl}/v1/streams`, {
       method: 'POST',
       headers: auth,
-      body: JSON.stringify({ title: `Latency bench (${options.mode})`, latency_mode: options.mode }),
+      body: JSON.stringify({
+        title: `Latency bench (${options.mode}, ${options.ingest ?? 'rtmp'})`,
+        latency_mode: options.mode,
+      }),
     });
     const stream = (await response.json()) as {
       id: string;
@@ -83,14 +113,30 @@ export async function measureLatency(options: MeasureLatencyOptions): Promise<La
     if (response.status !== 201 || !stream.ingest) {
       throw new Error(`could not create a stream (${response.status}): ${JSON.stringify(stream)}`);
     }
-    const push = pushClockPattern(
-      `${stream.ingest.rtmp_url}/${stream.ingest.stream_key}`,
-      options.seconds + 120,
-      { keyframeSeconds: options.mode === 'normal' ? 2 : 1 },
-    );
-    cleanups.push(() => {
-      push.stop();
-    });
+    const ingest = options.ingest ?? 'rtmp';
+    const keyframeSeconds = options.mode === 'normal' ? 2 : 1;
+    if (ingest === 'whip') {
+      const publish = await publishClockPatternOverWhip(
+        `${server.baseUrl}/v1/whip`,
+        stream.ingest.stream_key,
+        options.seconds + 120,
+        { keyframeSeconds },
+      );
+      cleanups.push(async () => {
+        await publish.stop();
+        // node-datachannel's threads would keep the bench's process alive.
+        nodeDataChannel.cleanup();
+      });
+    } else {
+      const push = pushClockPattern(
+        `${stream.ingest.rtmp_url}/${stream.ingest.stream_key}`,
+        options.seconds + 120,
+        { keyframeSeconds },
+      );
+      cleanups.push(() => {
+        push.stop();
+      });
+    }
     await until(
       'the stream to go live',
       async () => {
@@ -127,7 +173,7 @@ export async function measureLatency(options: MeasureLatencyOptions): Promise<La
     if (options.mode === 'realtime' && transport !== 'webrtc')
       throw new Error(`the realtime stream played over ${transport}, not WebRTC`);
     await startLatencyProbe(page);
-    log(`Measuring ${options.mode} latency for ${options.seconds} s ...`);
+    log(`Measuring ${options.mode} latency (${ingest} ingest) for ${options.seconds} s ...`);
     const { samples, unreadable } = await collect(page, options.seconds);
     const ms = samples.map((sample) => sample.ms);
     const p50Ms = Math.round(percentile(ms, 50));
@@ -136,6 +182,7 @@ export async function measureLatency(options: MeasureLatencyOptions): Promise<La
     const p90TargetMs = LATENCY_P90_TARGET_MS[options.mode];
     return {
       mode: options.mode,
+      ingest,
       method: 'burned-in wall clock, read per shown frame in Chromium',
       seconds: options.seconds,
       frames: ms.length,
@@ -152,43 +199,6 @@ export async function measureLatency(options: MeasureLatencyOptions): Promise<La
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup();
   }
-}
-
-/** `bin/tributary.js serve` on a fresh data folder, with a creator's write key. */
-async function startService(
-  cleanups: (() => Promise<void> | void)[],
-  log: (line: string) => void,
-): Promise<{ baseUrl: string; writeKey: string }> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-bench-latency-'));
-  cleanups.push(() => {
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
-  const baseUrl = `http://127.0.0.1:${SERVICE_PORT}`;
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    DATABASE_URL: path.join(dataDir, 'bench.db'),
-    DATA_DIR: dataDir,
-    HOST: '127.0.0.1',
-    PORT: String(SERVICE_PORT),
-    PUBLIC_URL: baseUrl,
-    RTMP_PORT: String(RTMP_PORT),
-    LOG_LEVEL: 'info',
-    SECRET_KEY: randomBytes(32).toString('hex'),
-  };
-  const userId = await cli(env, ['users', 'create', '--name', 'Latency bench']);
-  const writeKey = await cli(env, ['keys', 'create', '--user', userId, '--scope', 'write']);
-  log('Starting the service ...');
-  const service = await startServer({
-    script: 'bin/tributary.js',
-    args: ['serve'],
-    env,
-    port: SERVICE_PORT,
-    logFile: path.join(dataDir, 'service.log'),
-    readyPath: '/healthz',
-  });
-  cleanups.push(() => service.stop());
-  return { baseUrl, writeKey };
 }
 
 /** Samples until they span `seconds` of presentation time. */

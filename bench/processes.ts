@@ -1,6 +1,7 @@
 // The processes under test: the real service started as production starts it, the bare
 // ceiling server, and the operator CLI. Each server runs in its own process so its CPU and
 // memory are its own, and is stopped by its own pid.
+import { randomBytes } from 'node:crypto';
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -156,4 +157,59 @@ function cpuMs(pid: number): number {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** What `startBenchService` started: the service's base URL, a creator's write key, the process. */
+export interface BenchService {
+  baseUrl: string;
+  writeKey: string;
+  service: ServerProcess;
+  dataDir: string;
+}
+
+/**
+ * `bin/tributary.js serve` as `npm start` runs it, on a fresh data folder (SQLite), with a
+ * creator's write key (made with the operator CLI), for the media benches (bench/latency.ts,
+ * bench/realtime.ts). `cleanups` (run in reverse) gets the folder's removal and the stop.
+ */
+export async function startBenchService(options: {
+  /** Names the data folder and the creator. */
+  name: string;
+  port: number;
+  rtmpPort: number;
+  logLevel: string;
+  /** More settings for the service. */
+  env?: NodeJS.ProcessEnv;
+  cleanups: (() => Promise<void> | void)[];
+}): Promise<BenchService> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `tributary-bench-${options.name}-`));
+  options.cleanups.push(() => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+  const baseUrl = `http://127.0.0.1:${options.port}`;
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    DATABASE_URL: path.join(dataDir, 'bench.db'),
+    DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    PORT: String(options.port),
+    PUBLIC_URL: baseUrl,
+    RTMP_PORT: String(options.rtmpPort),
+    LOG_LEVEL: options.logLevel,
+    SECRET_KEY: randomBytes(32).toString('hex'),
+    ...options.env,
+  };
+  const userId = await cli(env, ['users', 'create', '--name', `${options.name} bench`]);
+  const writeKey = await cli(env, ['keys', 'create', '--user', userId, '--scope', 'write']);
+  const service = await startServer({
+    script: 'bin/tributary.js',
+    args: ['serve'],
+    env,
+    port: options.port,
+    logFile: path.join(dataDir, 'service.log'),
+    readyPath: '/healthz',
+  });
+  options.cleanups.push(() => service.stop());
+  return { baseUrl, writeKey, service, dataDir };
 }

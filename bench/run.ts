@@ -26,7 +26,8 @@
 //   npm run bench -- --mail            go-live mails to 10,000 subscribers through a loopback SMTP
 //                                      server (bench/mail.ts): time to live, mails/s
 //   npm run bench -- --latency         glass-to-glass latency of the three latency modes only
-//                                      (realtime played over WebRTC, WHEP)
+//                                      (realtime played over WebRTC, WHEP; pushed over RTMP,
+//                                      then published over WHIP)
 //   npm run bench -- --realtime        WebRTC viewers per core (service pinned to one core,
 //                                      node-datachannel viewers on the other) and the CPU of the
 //                                      AAC-to-Opus step per stream (bench/realtime.ts)
@@ -494,11 +495,17 @@ function summary(result: RunResult): string {
 }
 
 let passed = true;
-/** Glass-to-glass latency of the three modes, one after the other (bench/latency.ts). */
+/** Glass-to-glass latency of the three modes, then realtime published over WHIP (bench/latency.ts). */
 async function benchLatency(): Promise<boolean> {
   let met = true;
-  for (const mode of ['normal', 'low', 'realtime'] as const) {
-    const figures = await measureLatency({ mode, seconds: flags.quick ? 20 : 120, log });
+  const runs = [
+    { mode: 'normal', ingest: 'rtmp' },
+    { mode: 'low', ingest: 'rtmp' },
+    { mode: 'realtime', ingest: 'rtmp' },
+    { mode: 'realtime', ingest: 'whip' },
+  ] as const;
+  for (const { mode, ingest } of runs) {
+    const figures = await measureLatency({ mode, ingest, seconds: flags.quick ? 20 : 120, log });
     log(JSON.stringify(figures, null, 2));
     if (!figures.met) met = false;
   }

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Logger } from 'pino';
+import { REORDER_WAIT_MS } from './receiver-rtcp.ts';
 
 /** How long ffmpeg may take to finish after SIGINT before it is killed. */
 const STOP_GRACE_MS = 5000;
@@ -107,6 +108,10 @@ export class RtpBridge {
       // keyframe with them. Capped by net.core.rmem_max (README).
       '-buffer_size',
       String(RECEIVE_BUFFER_BYTES),
+      // A packet missing is waited for this long (the NACKs of nack-requester.ts ask for it
+      // again meanwhile), then given up on; ffmpeg's default for an SDP input is 100 ms.
+      '-max_delay',
+      String(REORDER_WAIT_MS * 1000),
       '-i',
       sdpFile,
       '-map',

@@ -7,6 +7,7 @@ import nodeDataChannel, { type PeerConnection, type Track } from 'node-datachann
 import type { Logger } from 'pino';
 import { Publisher, type Refusal } from '../rtmp/publisher.ts';
 import type { Clock } from '../shared/clock.ts';
+import { ReceiverRtcp } from './receiver-rtcp.ts';
 import { RtpBridge } from './rtp-bridge.ts';
 import { withBitrateHints, type AcceptedOffer } from './sdp-offer.ts';
 
@@ -28,12 +29,22 @@ export const KEYFRAME_CADENCE_MS = 2000;
 export const BITRATE_HINTS_KBPS = { start: 2500, min: 1000, max: 4500 };
 
 /**
- * Closed peer connections and their tracks are held this long before they may be collected:
- * node-datachannel 0.33.4 crashed the process (SIGSEGV, SIGABRT) when they were collected soon
- * after close, with libdatachannel still calling back (test/whip/whip-fuzz.test.ts found it).
+ * A track's wrapper may be let go only once libdatachannel has finished closing the track.
+ * node-datachannel 0.33.4's TrackWrapper registers libdatachannel callbacks that capture the
+ * wrapper itself; closing the peer connection closes its tracks later, on libdatachannel's
+ * processor thread (PeerConnection::closeTracks), which resets those callbacks only after
+ * announcing the close. A wrapper collected in between is destroyed with its callbacks still
+ * registered (its own close() returns at once when that thread is already closing the track),
+ * and the next packet from the still-running transport calls into freed memory: the SIGSEGV, or
+ * a failed call into a released thread-safe function thrown on libdatachannel's thread: the
+ * SIGABRT (test/whip/whip-fuzz.test.ts found both). So each track is held until its close is
+ * announced in JavaScript and TRACK_RELEASE_MS more, then closed from here (which releases the
+ * wrapper's thread-safe functions: until then they keep the wrapper, and this publisher, alive).
  */
-const CLOSED_RETENTION_MS = 30_000;
-const RECENTLY_CLOSED = new Set<object>();
+const TRACK_RELEASE_MS = 1000;
+/** Tracks whose close is never announced are let go after this long anyway. */
+const TRACK_CLOSE_TIMEOUT_MS = 30_000;
+const CLOSING = new Set<object>();
 
 export type WhipDecision = { admitted: true } | { admitted: false; refusal: Refusal };
 
@@ -58,8 +69,10 @@ export class WhipPublisher extends Publisher {
   private decide!: (decision: WhipDecision) => void;
   private peer: PeerConnection | undefined;
   /** Held here: a Track no longer referenced is collected and its callbacks stop. */
-  private readonly tracks: { track: Track; session: unknown }[] = [];
+  private readonly tracks: { track: Track; session: unknown; closed: Promise<void> }[] = [];
   private videoTrack: Track | undefined;
+  /** The video's RTCP back to the publisher: reports, keyframe requests, NACKs (receiver-rtcp.ts). */
+  private videoRtcp: ReceiverRtcp | undefined;
   private bridge: RtpBridge | undefined;
   private ending = false;
   private lastKeyframeRequest = Number.NEGATIVE_INFINITY;
@@ -156,11 +169,7 @@ export class WhipPublisher extends Publisher {
     const now = Date.now();
     if (!this.videoTrack || now - this.lastKeyframeRequest < KEYFRAME_REQUEST_INTERVAL_MS) return false;
     this.lastKeyframeRequest = now;
-    try {
-      return this.videoTrack.requestKeyframe();
-    } catch {
-      return false;
-    }
+    return this.videoRtcp?.requestKeyframe() ?? false;
   }
 
   /** Packets the relay dropped for being padding only. */
@@ -169,19 +178,41 @@ export class WhipPublisher extends Publisher {
   }
 
   private adoptTrack(track: Track): void {
+    // A track announced after the publish ended (node-datachannel delivers onTrack on the
+    // event loop, possibly after close()): nothing is registered on it, so nothing calls back.
+    if (this.ending) return;
     const kind = track.type() === 'video' ? 'video' : track.type() === 'audio' ? 'audio' : undefined;
     if (!kind) {
       track.close();
       return;
     }
-    const session = new nodeDataChannel.RtcpReceivingSession();
-    track.setMediaHandler(session);
-    this.tracks.push({ track, session });
+    // Audio's reports are libdatachannel's; the video's RTCP is receiver-rtcp.ts's, which
+    // needs the track without a media handler (it says why).
+    const rtcp =
+      kind === 'video'
+        ? new ReceiverRtcp({
+            send: (packet) => {
+              try {
+                track.sendMessageBinary(packet);
+              } catch {
+                // The connection is closing: nothing more to say.
+              }
+            },
+          })
+        : undefined;
+    const session = rtcp ? undefined : new nodeDataChannel.RtcpReceivingSession();
+    if (session) track.setMediaHandler(session);
+    const closed = new Promise<void>((resolve) => {
+      track.onClosed(resolve);
+    });
+    this.tracks.push({ track, session, closed });
     track.onMessage((packet) => {
       this.mediaArrived();
+      rtcp?.received(packet);
       this.bridge?.forward(kind, packet);
     });
     if (kind === 'video') {
+      this.videoRtcp = rtcp;
       this.videoTrack = track;
       // ffmpeg must see a keyframe (with its SPS and PPS) to start: ask until one comes out.
       track.onOpen(() => {
@@ -251,15 +282,20 @@ export class WhipPublisher extends Publisher {
     clearTimeout(this.mediaTimer);
     clearTimeout(this.disconnectedTimer);
     clearTimeout(this.keyframeTimer);
+    this.videoRtcp?.close();
+    if (this.videoRtcp && this.videoRtcp.counts.missing > 0) {
+      this.logger.info(
+        { nacks: this.videoRtcp.counts },
+        'whip video packets lost on the way, and asked for again',
+      );
+    }
     // ffmpeg first, while the publisher's packets may still wake it: it writes all it holds.
     await this.bridge?.stop();
     try {
       // Closing the peer connection closes its tracks (closing a track first can fail in
       // libdatachannel and leave the connection open).
       this.peer?.close();
-      const kept = { peer: this.peer, tracks: [...this.tracks] };
-      RECENTLY_CLOSED.add(kept);
-      setTimeout(() => RECENTLY_CLOSED.delete(kept), CLOSED_RETENTION_MS).unref();
+      releaseWhenClosed(this.peer, [...this.tracks], this.logger);
     } catch (error) {
       this.logger.debug({ err: error }, 'whip peer connection close failed');
     }
@@ -269,4 +305,38 @@ export class WhipPublisher extends Publisher {
     this.markFinished();
     return this.finished;
   }
+}
+
+/** Holds a closed connection's tracks until libdatachannel has closed them (see TRACK_RELEASE_MS). */
+function releaseWhenClosed(
+  peer: PeerConnection | undefined,
+  tracks: readonly { track: Track; session: unknown; closed: Promise<void> }[],
+  logger: Logger,
+): void {
+  const kept = { peer, tracks };
+  const since = Date.now();
+  CLOSING.add(kept);
+  let timeout: NodeJS.Timeout | undefined;
+  const announced = Promise.all(tracks.map((entry) => entry.closed)).then(() => true);
+  const late = new Promise<boolean>((resolve) => {
+    timeout = setTimeout(resolve, TRACK_CLOSE_TIMEOUT_MS, false);
+    timeout.unref();
+  });
+  void Promise.race([announced, late]).then((inTime) => {
+    clearTimeout(timeout);
+    logger.debug(
+      { tracks: tracks.length, inTime, afterMs: Date.now() - since },
+      'whip tracks closed by libdatachannel',
+    );
+    setTimeout(() => {
+      for (const { track } of tracks) {
+        try {
+          track.close();
+        } catch {
+          // Already let go by the library.
+        }
+      }
+      CLOSING.delete(kept);
+    }, TRACK_RELEASE_MS).unref();
+  });
 }

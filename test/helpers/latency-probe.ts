@@ -42,8 +42,33 @@ export function pushClockPattern(url: string, seconds: number, options: { keyfra
   return startPush([...clockPattern(seconds, options.keyframeSeconds), '-f', 'flv', url]);
 }
 
-/** The stamped pattern's ffmpeg arguments, up to the output. */
+/** The stamped pattern's ffmpeg arguments, up to the output: video and AAC audio. */
 function clockPattern(seconds: number, keyframeSeconds: number): string[] {
+  const parts = clockPatternParts(keyframeSeconds);
+  return [
+    ...parts.inputs,
+    '-t',
+    String(seconds),
+    ...parts.video,
+    ...parts.audio,
+    '-c:a',
+    'aac',
+    '-b:a',
+    '96k',
+  ];
+}
+
+/**
+ * The stamped pattern in parts, for a caller that sends video and audio apart (a WHIP
+ * publisher's two RTP streams, test/helpers/whip-client.ts): the two inputs (0: the stamped
+ * video, 1: the tone), the video's filters and x264 settings, and the audio's filter (its
+ * codec is the caller's).
+ */
+export function clockPatternParts(keyframeSeconds: number): {
+  inputs: string[];
+  video: string[];
+  audio: string[];
+} {
   const gop = String(Math.round(FPS * keyframeSeconds));
   const row = (y: number, bits: number, lit: (bit: number) => string) => [
     `drawbox=x=0:y=${y}:w=${bits * BIT_SIZE}:h=${BIT_SIZE}:color=black:t=fill`,
@@ -53,55 +78,52 @@ function clockPattern(seconds: number, keyframeSeconds: number): string[] {
         `drawbox=x=${bit * BIT_SIZE}:y=${y}:w=${BIT_SIZE}:h=${BIT_SIZE}:color=white:t=fill:enable='${lit(bit)}'`,
     ),
   ];
-  return [
-    // Frames are stamped with the wall clock (in ms: settb) when they leave the paced source;
-    // -copyts keeps that stamp as the filters' `t`. The output's timestamps then count frames
-    // (setpts), so a late read on a busy machine delays a frame, as a busy encoder would,
-    // without bending the media's timeline.
-    '-copyts',
-    '-use_wallclock_as_timestamps',
-    '1',
-    '-f',
-    'lavfi',
-    '-i',
-    `testsrc=size=640x360:rate=${FPS},settb=1/1000,realtime`,
-    // The tone is not paced itself (a second realtime filter halves the frame rate: ffmpeg
-    // reads its inputs in one thread): ffmpeg reads it only as far as the video has got.
-    '-f',
-    'lavfi',
-    '-i',
-    'sine=frequency=440:sample_rate=48000',
-    '-t',
-    String(seconds),
-    '-vf',
-    [
-      ...row(0, CLOCK_BITS, (bit) => `mod(floor(t*1000/${2 ** bit}),2)`),
-      ...row(BIT_SIZE, FRAME_BITS, (bit) => `mod(floor(n/${2 ** bit}),2)`),
-      `setpts=N/(${FPS}*TB)`,
-    ].join(','),
-    '-af',
-    'asetpts=N/SR/TB',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'veryfast',
-    '-tune',
-    'zerolatency',
-    '-pix_fmt',
-    'yuv420p',
-    '-g',
-    gop,
-    '-keyint_min',
-    gop,
-    '-sc_threshold',
-    '0',
-    '-b:v',
-    '1500k',
-    '-c:a',
-    'aac',
-    '-b:a',
-    '96k',
-  ];
+  return {
+    inputs: [
+      // Frames are stamped with the wall clock (in ms: settb) when they leave the paced source;
+      // -copyts keeps that stamp as the filters' `t`. The output's timestamps then count frames
+      // (setpts), so a late read on a busy machine delays a frame, as a busy encoder would,
+      // without bending the media's timeline.
+      '-copyts',
+      '-use_wallclock_as_timestamps',
+      '1',
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc=size=640x360:rate=${FPS},settb=1/1000,realtime`,
+      // The tone is not paced itself (a second realtime filter halves the frame rate: ffmpeg
+      // reads its inputs in one thread): ffmpeg reads it only as far as the video has got.
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:sample_rate=48000',
+    ],
+    video: [
+      '-vf',
+      [
+        ...row(0, CLOCK_BITS, (bit) => `mod(floor(t*1000/${2 ** bit}),2)`),
+        ...row(BIT_SIZE, FRAME_BITS, (bit) => `mod(floor(n/${2 ** bit}),2)`),
+        `setpts=N/(${FPS}*TB)`,
+      ].join(','),
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-tune',
+      'zerolatency',
+      '-pix_fmt',
+      'yuv420p',
+      '-g',
+      gop,
+      '-keyint_min',
+      gop,
+      '-sc_threshold',
+      '0',
+      '-b:v',
+      '1500k',
+    ],
+    audio: ['-af', 'asetpts=N/SR/TB'],
+  };
 }
 
 export interface RelayedPush {
