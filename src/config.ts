@@ -15,6 +15,8 @@ export interface Config {
   databaseUrl: string;
   /** Connections per process in the PostgreSQL pool. */
   databasePoolSize: number;
+  /** SQLite: checkpoint the write-ahead log from a thread (SQLITE_CHECKPOINT_THREAD). */
+  sqliteCheckpointThread: boolean;
   /** Directory for files the service owns (the generated secret key, media). */
   dataDir: string;
   /** Base URL of public pages and media, without a trailing slash. */
@@ -410,6 +412,7 @@ export function loadConfig(env: Env = process.env): Config {
     );
   }
   const databasePoolSize = read.integer('DATABASE_POOL_SIZE', 10, 1, 1000);
+  const sqliteCheckpointThread = read.boolean('SQLITE_CHECKPOINT_THREAD', false);
   const defaultDataDir =
     isPostgresUrl(databaseUrl) || databaseUrl === ':memory:' ? './data' : path.dirname(databaseUrl);
   const dataDir = path.resolve(read.string('DATA_DIR', defaultDataDir));
@@ -564,6 +567,7 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     databaseUrl,
     databasePoolSize,
+    sqliteCheckpointThread,
     dataDir,
     publicUrl,
     logLevel,

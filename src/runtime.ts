@@ -23,7 +23,10 @@ export interface Runtime {
 export interface RuntimeOptions {
   /** Hears one line per permission change made at start; standard error unless given. */
   notice?: (line: string) => void;
-  /** A role that runs until stopped (serve, the workers): SQLite checkpoints off its thread. */
+  /**
+   * A role that runs until stopped (serve, the workers): with SQLITE_CHECKPOINT_THREAD, SQLite
+   * checkpoints off its thread.
+   */
   longRunning?: boolean;
 }
 
@@ -35,7 +38,7 @@ export async function openRuntime(
   const notice = options.notice ?? ((line: string) => process.stderr.write(`tributary: ${line}\n`));
   const database = openDatabase(config.databaseUrl, {
     poolSize: config.databasePoolSize,
-    checkpointThread: options.longRunning === true,
+    checkpointThread: options.longRunning === true && config.sqliteCheckpointThread,
   });
   let secretKey: Buffer;
   try {

@@ -16,6 +16,29 @@ const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
 const BACKSTOP_AUTOCHECKPOINT_PAGES = 10_000;
 const DEFAULT_INTERVAL_MS = 100;
 
+// The thread: its own connection to the file, a PASSIVE checkpoint on an interval. PASSIVE copies
+// the frames no reader still needs and never waits for, or blocks, the service's readers and
+// writers; a checkpoint another process is running is "busy" (busy_timeout 0) and skipped, as is
+// a transient error: the next tick tries again, and the service's threshold is the backstop.
+const CHECKPOINT_THREAD_SOURCE = `
+const { DatabaseSync } = require('node:sqlite');
+const { parentPort, workerData } = require('node:worker_threads');
+const database = new DatabaseSync(workerData.file);
+database.exec('PRAGMA busy_timeout = 0');
+const checkpoint = database.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+const timer = setInterval(() => {
+  try {
+    checkpoint.get();
+  } catch {}
+}, workerData.intervalMs);
+parentPort.on('message', (message) => {
+  if (message !== 'stop') return;
+  clearInterval(timer);
+  database.close();
+  parentPort.close();
+});
+`;
+
 export interface WalCheckpointer {
   /** Stops the thread; the connection's threshold goes back to SQLite's default. */
   close(): Promise<void>;
@@ -27,8 +50,12 @@ export function startWalCheckpointer(
   intervalMs = DEFAULT_INTERVAL_MS,
 ): WalCheckpointer {
   connection.exec(`PRAGMA wal_autocheckpoint = ${BACKSTOP_AUTOCHECKPOINT_PAGES}`);
-  const worker = new Worker(new URL('./wal-checkpoint-thread.ts', import.meta.url), {
+  // Plain JavaScript, evaluated: a .ts file would load the type stripper into the thread too
+  // (about 10 MB of the process's memory for a dozen lines).
+  const worker = new Worker(CHECKPOINT_THREAD_SOURCE, {
+    eval: true,
     workerData: { file, intervalMs },
+    resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 1, stackSizeMb: 1 },
   });
   // A background chore: it never keeps the process alive on its own.
   worker.unref();

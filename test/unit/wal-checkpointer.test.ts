@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { sql } from 'kysely';
+import { ConfigError, loadConfig } from '../../src/config.ts';
 import { migrateToLatest, openDatabase, type Db } from '../../src/db/database.ts';
 
 async function autocheckpointPages(db: Db): Promise<number> {
@@ -65,3 +66,10 @@ for (const thread of [true, false]) {
     assert.equal(count, 4000);
   });
 }
+
+test('SQLITE_CHECKPOINT_THREAD: off unless set; true or false, anything else stops the start', () => {
+  assert.equal(loadConfig({}).sqliteCheckpointThread, false);
+  assert.equal(loadConfig({ SQLITE_CHECKPOINT_THREAD: 'true' }).sqliteCheckpointThread, true);
+  assert.equal(loadConfig({ SQLITE_CHECKPOINT_THREAD: 'false' }).sqliteCheckpointThread, false);
+  assert.throws(() => loadConfig({ SQLITE_CHECKPOINT_THREAD: 'yes please' }), ConfigError);
+});
