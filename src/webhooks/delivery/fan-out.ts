@@ -6,6 +6,8 @@ import { newTimeOrderedId } from '../../shared/ids.ts';
 import * as deliveries from './delivery.repository.ts';
 import { findActiveWebhooksOf } from '../webhook.repository.ts';
 
+const EVENTS_PER_PASS = 500;
+
 interface Subscriber {
   id: string;
   account_id: string;
@@ -27,34 +29,28 @@ export function subscribersOf(event: outbox.PendingEvent, webhooks: readonly Sub
     .map((webhook) => webhook.id);
 }
 
-/** Events fanned out by one pass at most. */
-export const EVENTS_PER_PASS = 500;
-
 /** One pass over at most EVENTS_PER_PASS events; returns how many it dispatched. */
 export async function fanOutOnce(db: Db, now: number): Promise<number> {
-  return db.transaction().execute(async (trx) => fanOutPass(trx, now));
-}
-
-/** One pass inside the caller's transaction (the worker's cycle runs it with its claims). */
-export async function fanOutPass(trx: Db, now: number): Promise<number> {
-  const events = await outbox.lockUndispatchedEvents(trx, EVENTS_PER_PASS);
-  if (events.length === 0) return 0;
-  const accounts = [...new Set(events.map((event) => event.account_id))];
-  const webhooks = await findActiveWebhooksOf(trx, accounts);
-  const rows = events.flatMap((event) =>
-    subscribersOf(event, webhooks).map((webhookId) => ({
-      id: newTimeOrderedId('dlv'),
-      event_id: event.id,
-      webhook_id: webhookId,
-    })),
-  );
-  await deliveries.insertDeliveries(trx, rows, now);
-  await outbox.markEventsDispatched(
-    trx,
-    events.map((event) => event.id),
-    now,
-  );
-  return events.length;
+  return db.transaction().execute(async (trx) => {
+    const events = await outbox.lockUndispatchedEvents(trx, EVENTS_PER_PASS);
+    if (events.length === 0) return 0;
+    const accounts = [...new Set(events.map((event) => event.account_id))];
+    const webhooks = await findActiveWebhooksOf(trx, accounts);
+    const rows = events.flatMap((event) =>
+      subscribersOf(event, webhooks).map((webhookId) => ({
+        id: newTimeOrderedId('dlv'),
+        event_id: event.id,
+        webhook_id: webhookId,
+      })),
+    );
+    await deliveries.insertDeliveries(trx, rows, now);
+    await outbox.markEventsDispatched(
+      trx,
+      events.map((event) => event.id),
+      now,
+    );
+    return events.length;
+  });
 }
 
 export async function fanOutAll(db: Db, now: () => number): Promise<number> {

@@ -1,10 +1,7 @@
 // Records attempt outcomes in batches: outcomes wait a few milliseconds (or for the previous
 // batch to be written) and then go in one transaction, so the database sees a few transactions per second
-// instead of one per delivery. The worker's next cycle usually comes first (a finished attempt
-// frees a slot, which wakes it within the refill delay): it then writes the waiting outcomes in
-// its own transaction, with its fan-out and claims, so one commit serves all three (issue 29:
-// commits were the largest single cost of a delivery). A crash before a batch is written loses
-// only the record; the lease then runs out and the delivery is sent again (at least once).
+// instead of one per delivery. A crash before a batch is written loses only the record; the
+// lease then runs out and the delivery is sent again (at least once).
 import type { Logger } from 'pino';
 import { recordDeliveryAttempt } from '../../metrics/process-metrics.ts';
 import type { Db } from '../../db/database.ts';
@@ -49,7 +46,10 @@ export class DeliveryRecorder {
     if (finished.attempt !== undefined) recordDeliveryAttempt(finished.decision.kind);
     this.queue.push(finished);
     if (this.writing || this.lingering) return;
-    this.armLinger();
+    this.lingering = setTimeout(() => {
+      this.lingering = undefined;
+      this.writing ??= this.drain();
+    }, BATCH_LINGER_MS);
   }
 
   /** Resolves once everything added so far is written. */
@@ -60,59 +60,15 @@ export class DeliveryRecorder {
     while (this.writing) await this.writing;
   }
 
-  /**
-   * Writes the outcomes waiting for a batch inside `trx`, the caller's transaction, unless a
-   * batch of this recorder's own is being written (batches are written in order: failure counts
-   * replay them in order). Call `committed` with what this returns once `trx` has committed, or
-   * `rolledBack` if it did not.
-   */
-  async writeWaitingIn(trx: Db): Promise<FinishedAttempt[]> {
-    if (this.writing || this.queue.length === 0) return [];
-    const batch = this.queue;
-    this.queue = [];
-    clearTimeout(this.lingering);
-    this.lingering = undefined;
-    try {
-      await this.write(trx, batch);
-    } catch (error) {
-      this.rolledBack(batch);
-      throw error;
-    }
-    return batch;
-  }
-
-  /** The batch written by writeWaitingIn is in the database. */
-  committed(batch: readonly FinishedAttempt[]): void {
-    this.announceRetries(batch);
-  }
-
-  /** The transaction writeWaitingIn wrote in did not commit: the batch waits for the next write. */
-  rolledBack(batch: readonly FinishedAttempt[]): void {
-    if (batch.length === 0) return;
-    if (this.queue.length === 0 && !this.writing && !this.lingering) this.armLinger();
-    this.queue = [...batch, ...this.queue];
-  }
-
-  private armLinger(): void {
-    this.lingering = setTimeout(() => {
-      this.lingering = undefined;
-      this.writing ??= this.drain();
-    }, BATCH_LINGER_MS);
-  }
-
-  private announceRetries(batch: readonly FinishedAttempt[]): void {
-    const retries = batch.flatMap((item) => (item.decision.kind === 'retry' ? [item.decision.at] : []));
-    if (retries.length > 0) this.options.onRetryScheduled(Math.min(...retries));
-  }
-
   private async drain(): Promise<void> {
     try {
       while (this.queue.length > 0) {
         const batch = this.queue;
         this.queue = [];
         try {
-          await this.options.db.transaction().execute(async (trx) => this.write(trx, batch));
-          this.announceRetries(batch);
+          await this.write(batch);
+          const retries = batch.flatMap((item) => (item.decision.kind === 'retry' ? [item.decision.at] : []));
+          if (retries.length > 0) this.options.onRetryScheduled(Math.min(...retries));
         } catch (error) {
           // The claims keep their lease until it runs out; then they are sent again.
           this.options.logger.error(
@@ -126,46 +82,48 @@ export class DeliveryRecorder {
     }
   }
 
-  private async write(trx: Db, batch: FinishedAttempt[]): Promise<void> {
-    const { leaseToken, now } = this.options;
-    const at = now();
-    const settled = new Set(
-      await deliveries.settleSucceeded(
+  private async write(batch: FinishedAttempt[]): Promise<void> {
+    const { db, leaseToken, now } = this.options;
+    await db.transaction().execute(async (trx) => {
+      const at = now();
+      const settled = new Set(
+        await deliveries.settleSucceeded(
+          trx,
+          batch.filter((item) => item.decision.kind === 'succeeded').map((item) => item.deliveryId),
+          leaseToken,
+          at,
+        ),
+      );
+      const unsettled = batch.filter((item) => item.decision.kind !== 'succeeded');
+      const statuses = await webhooks.findWebhookStatuses(trx, [
+        ...new Set(unsettled.map((item) => item.webhookId)),
+      ]);
+      for (const item of unsettled) {
+        const decision = item.decision;
+        if (decision.kind === 'succeeded') continue;
+        // A retry for a webhook disabled meanwhile is dropped, like its other pending deliveries.
+        const dropped = decision.kind === 'retry' && statuses.get(item.webhookId) !== 'active';
+        const ok = await deliveries.settleDelivery(trx, {
+          deliveryId: item.deliveryId,
+          leaseToken,
+          status: decision.kind === 'retry' && !dropped ? 'pending' : 'failed',
+          nextAttemptAt: decision.kind === 'retry' ? decision.at : at,
+          lastError: dropped ? `${decision.reason}; dropped: webhook disabled` : decision.reason,
+          at,
+        });
+        if (ok) settled.add(item.deliveryId);
+      }
+      await deliveries.insertAttempts(
         trx,
-        batch.filter((item) => item.decision.kind === 'succeeded').map((item) => item.deliveryId),
-        leaseToken,
+        batch.flatMap((item) => (item.attempt && settled.has(item.deliveryId) ? [item.attempt] : [])),
+      );
+      await this.updateFailureCounts(
+        trx,
+        batch.filter((item) => settled.has(item.deliveryId)),
+        statuses,
         at,
-      ),
-    );
-    const unsettled = batch.filter((item) => item.decision.kind !== 'succeeded');
-    const statuses = await webhooks.findWebhookStatuses(trx, [
-      ...new Set(unsettled.map((item) => item.webhookId)),
-    ]);
-    for (const item of unsettled) {
-      const decision = item.decision;
-      if (decision.kind === 'succeeded') continue;
-      // A retry for a webhook disabled meanwhile is dropped, like its other pending deliveries.
-      const dropped = decision.kind === 'retry' && statuses.get(item.webhookId) !== 'active';
-      const ok = await deliveries.settleDelivery(trx, {
-        deliveryId: item.deliveryId,
-        leaseToken,
-        status: decision.kind === 'retry' && !dropped ? 'pending' : 'failed',
-        nextAttemptAt: decision.kind === 'retry' ? decision.at : at,
-        lastError: dropped ? `${decision.reason}; dropped: webhook disabled` : decision.reason,
-        at,
-      });
-      if (ok) settled.add(item.deliveryId);
-    }
-    await deliveries.insertAttempts(
-      trx,
-      batch.flatMap((item) => (item.attempt && settled.has(item.deliveryId) ? [item.attempt] : [])),
-    );
-    await this.updateFailureCounts(
-      trx,
-      batch.filter((item) => settled.has(item.deliveryId)),
-      statuses,
-      at,
-    );
+      );
+    });
   }
 
   /**

@@ -1,15 +1,14 @@
 // The delivery worker: a cycle of small named steps.
-//   recover expired leases -> a batch of a recovery -> prune old history (at most once a
-//   minute) -> in one transaction: fan out the outbox, record the attempts finished since the
-//   last cycle, claim due deliveries (as many as the limiter allows, overall and per webhook)
-//   -> prepare (envelope, signatures) -> send -> decide -> record (batched, usually by the next
-//   cycle's transaction).
+//   recover expired leases -> fan out the outbox -> a batch of a recovery -> prune old history
+//   (at most once a minute) -> claim due deliveries (as many as the limiter
+//   allows, overall and per webhook) -> prepare (envelope, signatures) -> send -> decide ->
+//   record (batched).
 // When a cycle runs is the scheduler's business (scheduler.ts): on an in-process signal or
 // PostgreSQL NOTIFY when events are written, when an attempt frees a slot, at the next retry's
 // due time, and otherwise on a modest poll (for writers in other processes on SQLite).
 import type { Logger } from 'pino';
 import type { WebhookConfig } from '../../config.ts';
-import type { DatabaseHandle, Db } from '../../db/database.ts';
+import type { DatabaseHandle } from '../../db/database.ts';
 import { dialectOf } from '../../db/dialect.ts';
 import { findEventsForSending, type EventForSending } from '../../events/outbox.repository.ts';
 import { onOutboxWrite } from '../../events/outbox-signal.ts';
@@ -18,9 +17,9 @@ import { randomBase62 } from '../../shared/ids.ts';
 import * as deliveries from './delivery.repository.ts';
 import type { Claim } from './delivery.repository.ts';
 import { decide, describeOutcome } from './decision.ts';
-import { DeliveryRecorder, type FinishedAttempt } from './recorder.ts';
+import { DeliveryRecorder } from './recorder.ts';
 import { deliveryHeaders, envelopeBody } from './envelope.ts';
-import { EVENTS_PER_PASS, fanOutPass } from './fan-out.ts';
+import { fanOutAll } from './fan-out.ts';
 import { PostgresListener } from './pg-listener.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
 import { WebhookSender } from './sender.ts';
@@ -193,6 +192,7 @@ export class DeliveryWorker {
       const recovered = await deliveries.recoverExpiredLeases(database.db, now);
       if (recovered > 0) this.options.logger.warn({ recovered }, 'took over deliveries whose lease expired');
     }
+    await fanOutAll(database.db, () => clock.now());
     const recovering = !this.stopping && (await runRecoveryStep(database.db, clock.now()));
     const pruned = await this.pruner.maybeRun(clock.now());
     if (pruned && pruned.deliveries + pruned.events > 0) {
@@ -204,31 +204,6 @@ export class DeliveryWorker {
   }
 
   /**
-   * One transaction, so one commit serves them all: a pass of fan-out, the outcomes the recorder
-   * holds, and the claims. `more` when work may be left that the next cycle could take at once:
-   * events past the fan-out's pass, or due deliveries past the claim's look.
-   */
-  private async claim(): Promise<{ claims: Claim[]; more: boolean }> {
-    const { database, clock } = this.options;
-    let recorded: FinishedAttempt[] = [];
-    let outcome: { claims: Claim[]; more: boolean };
-    try {
-      outcome = await database.db.transaction().execute(async (trx) => {
-        const fannedOut = await fanOutPass(trx, clock.now());
-        recorded = await this.recorder.writeWaitingIn(trx);
-        const claimed = await this.claimIn(trx);
-        return { claims: claimed.claims, more: claimed.more || fannedOut >= EVENTS_PER_PASS };
-      });
-    } catch (error) {
-      this.recorder.rolledBack(recorded);
-      throw error;
-    }
-    this.recorder.committed(recorded);
-    for (const claim of outcome.claims) this.slots.occupy(claim.webhook_id);
-    return outcome;
-  }
-
-  /**
    * Claims as many due deliveries as there are free slots, overall and per webhook. `more`
    * when due deliveries may be left that free slots could take now (webhooks past the
    * claim's look): the scheduler then runs the next cycle at once. Otherwise the next claim waits for a slot to
@@ -237,38 +212,44 @@ export class DeliveryWorker {
    * and its queries for them (issue 29: the claim and its commit were the largest cost of a
    * delivery).
    */
-  private async claimIn(trx: Db): Promise<{ claims: Claim[]; more: boolean }> {
+  private async claim(): Promise<{ claims: Claim[]; more: boolean }> {
     const none = { claims: [], more: false };
     if (this.stopping) return none;
     let budget = this.slots.free;
     if (budget <= 0) return none;
-    const now = this.options.clock.now();
+    const { database, clock } = this.options;
+    const now = clock.now();
     const webhookIds = await deliveries.findWebhooksWithDueDeliveries(
-      trx,
+      database.db,
       now,
       this.slots.fullKeys(),
       CLAIM_WEBHOOKS,
     );
     if (webhookIds.length === 0) return none;
-    const taken: Claim[] = [];
-    for (const webhookId of webhookIds) {
-      if (budget <= 0) break;
-      const slots = Math.min(budget, this.slots.freeFor(webhookId));
-      if (slots <= 0) continue;
-      const claims = await deliveries.claimDueDeliveries(trx, {
-        webhookId,
-        now,
-        leaseUntil: now + this.leaseMs,
-        leaseToken: this.leaseToken,
-        limit: slots,
-      });
-      budget -= claims.length;
-      taken.push(...claims);
-    }
+    // One transaction for all the webhooks' claims: one commit instead of one per webhook.
+    const claimed = await database.db.transaction().execute(async (trx) => {
+      const taken: Claim[] = [];
+      for (const webhookId of webhookIds) {
+        if (budget <= 0) break;
+        const slots = Math.min(budget, this.slots.freeFor(webhookId));
+        if (slots <= 0) continue;
+        const claims = await deliveries.claimDueDeliveries(trx, {
+          webhookId,
+          now,
+          leaseUntil: now + this.leaseMs,
+          leaseToken: this.leaseToken,
+          limit: slots,
+        });
+        budget -= claims.length;
+        taken.push(...claims);
+      }
+      return taken;
+    });
+    for (const claim of claimed) this.slots.occupy(claim.webhook_id);
     // Every webhook looked at got what its free slots allowed (or the budget ran out); only
     // webhooks past the look may still have due deliveries that free slots could take.
-    const more = webhookIds.length >= CLAIM_WEBHOOKS && budget > 0;
-    return { claims: taken, more };
+    const more = webhookIds.length >= CLAIM_WEBHOOKS && this.slots.free > 0;
+    return { claims: claimed, more };
   }
 
   private async prepareAndSend(claims: Claim[]): Promise<void> {
