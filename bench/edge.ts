@@ -309,13 +309,13 @@ export async function benchEdge(options: {
       // guarantees, as measured (docs/benchmarks.md, issue 29): concurrent misses of a segment
       // collapse into one origin fetch, except that now and then a second request goes to the
       // origin while the first is still in flight (both MISS, no lock wait; cause inside nginx
-      // 1.22 not found), never a third. A lock timing out under overload shows as hundreds.
-      // So the check is that the origin's segment traffic does not grow with the viewers: at
-      // most two bodies of any segment, and at most a tenth more bodies than segments.
+      // 1.22 not found): 0 to 3 segments of about 30 per idle run, never a third body. A lock
+      // timing out under overload shows as hundreds. So the check is that the origin's segment
+      // traffic is bounded whatever the viewers: at most two bodies of any segment (how many
+      // segments came twice is reported, not judged).
       [
-        'each segment body from the origin at most twice, at most 1.1 bodies per segment',
-        figures.originSegmentFetches.worst <= 2 &&
-          figures.originSegmentFetches.bodies <= Math.max(1, figures.originSegmentFetches.segments) * 1.1,
+        'each segment body from the origin at most twice',
+        figures.originSegmentFetches.worst <= 2,
       ],
       [
         'the live playlist from the origin at most three times a second',
