@@ -313,10 +313,7 @@ export async function benchEdge(options: {
       // timing out under overload shows as hundreds. So the check is that the origin's segment
       // traffic is bounded whatever the viewers: at most two bodies of any segment (how many
       // segments came twice is reported, not judged).
-      [
-        'each segment body from the origin at most twice',
-        figures.originSegmentFetches.worst <= 2,
-      ],
+      ['each segment body from the origin at most twice', figures.originSegmentFetches.worst <= 2],
       [
         'the live playlist from the origin at most three times a second',
         // One per slot: three a second, and the slots the run's first and last moments touch.
