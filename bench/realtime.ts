@@ -16,6 +16,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import nodeDataChannel from 'node-datachannel';
 import type { PeerConnection, Track } from 'node-datachannel';
+import { iceGathered } from '../src/realtime/ice-gathering.ts';
 import { withoutEndOfCandidates } from '../test/helpers/whip-client.ts';
 import { GENERATOR_CORE, pinned, startBenchService } from './processes.ts';
 
@@ -108,13 +109,8 @@ async function join(baseUrl: string, streamId: string, index: number): Promise<V
     track.onMessage((message) => {
       received.bytes += message.length;
     });
-  const gathered = new Promise<void>((resolve) => {
-    pc.onGatheringStateChange((state) => {
-      if (state === 'complete') resolve();
-    });
-  });
   pc.setLocalDescription('offer');
-  await Promise.race([gathered, pause(3000)]);
+  await iceGathered(pc, 3000);
   const offer = pc.localDescription()?.sdp ?? '';
   const response = await fetch(`${baseUrl}/v1/streams/${streamId}/whep`, {
     method: 'POST',

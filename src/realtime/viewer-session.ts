@@ -9,6 +9,7 @@
 //   garbage collector took.
 import nodeDataChannel from 'node-datachannel';
 import type { PeerConnection, Track } from 'node-datachannel';
+import { iceGathered } from './ice-gathering.ts';
 import { forViewer, startsKeyframe } from './rtp.ts';
 import { PLAYOUT_DELAY_URI, type WhepOffer } from './whep-offer.ts';
 
@@ -106,17 +107,8 @@ export class ViewerSession {
       this.audio = this.pc.addTrack(audioMedia);
       this.audio.setMediaHandler(new RtcpNackResponder(NACK_HISTORY));
     }
-    const gathered = new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, GATHER_TIMEOUT_MS);
-      this.pc.onGatheringStateChange((state) => {
-        if (state === 'complete') {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-    });
     this.pc.setLocalDescription('answer');
-    await gathered;
+    await iceGathered(this.pc, GATHER_TIMEOUT_MS);
     const local = this.pc.localDescription();
     if (!local) throw new Error('no local description');
     return local.sdp;

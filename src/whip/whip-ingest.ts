@@ -167,7 +167,14 @@ export class WhipIngest {
     this.sessions.clear();
     for (const session of all) session.publisher.disconnect();
     await Promise.all(all.map((session) => session.publisher.finished));
-    if (this.usedWebRtc) nodeDataChannel.cleanup();
+    if (!this.usedWebRtc) return;
+    try {
+      nodeDataChannel.cleanup();
+    } catch (error) {
+      // Its wait for libdatachannel's threads is bounded (10 s) and throws when they have not
+      // ended: the rest of the shutdown must still run, or its handles keep the process alive.
+      this.settings?.logger.warn({ err: error }, 'WebRTC cleanup did not finish');
+    }
   }
 }
 

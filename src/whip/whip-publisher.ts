@@ -5,6 +5,7 @@
 // comes (a drop), or when the ingest disconnects it (the stream ended, shutdown).
 import nodeDataChannel, { type PeerConnection, type Track } from 'node-datachannel';
 import type { Logger } from 'pino';
+import { iceGathered } from '../realtime/ice-gathering.ts';
 import { Publisher, type Refusal } from '../rtmp/publisher.ts';
 import type { Clock } from '../shared/clock.ts';
 import { ReceiverRtcp } from './receiver-rtcp.ts';
@@ -144,7 +145,7 @@ export class WhipPublisher extends Publisher {
       this.adoptTrack(track);
     });
     peer.setRemoteDescription(offer.sdp, 'offer');
-    await this.gathered(peer);
+    await iceGathered(peer, GATHER_TIMEOUT_MS);
     const local = peer.localDescription();
     if (!local) throw new Error('the WebRTC stack made no answer');
     await bridge.start();
@@ -259,20 +260,6 @@ export class WhipPublisher extends Publisher {
     if (now - this.lastMediaWatch < 1000) return;
     this.lastMediaWatch = now;
     this.watchMedia();
-  }
-
-  private gathered(peer: PeerConnection): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, GATHER_TIMEOUT_MS);
-      const done = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-      if (peer.gatheringState() === 'complete') done();
-      peer.onGatheringStateChange((state) => {
-        if (state === 'complete') done();
-      });
-    });
   }
 
   /** Lets go of everything once: the peer connection, then ffmpeg (which finishes its output). */

@@ -15,6 +15,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import dgram from 'node:dgram';
 import { once } from 'node:events';
 import nodeDataChannel, { type PeerConnection, type Track } from 'node-datachannel';
+import { iceGathered } from '../../src/realtime/ice-gathering.ts';
 import { clockPatternParts } from './latency-probe.ts';
 
 const VIDEO_PAYLOAD_TYPE = 96;
@@ -27,6 +28,15 @@ const NACK_HISTORY = 512;
 const GATHER_TIMEOUT_MS = 3000;
 const CONNECT_TIMEOUT_MS = 15_000;
 const RETRY_503_FOR_MS = 30_000;
+/**
+ * A closed connection's tracks are held this long: libdatachannel closes them later on its own
+ * thread, and a track wrapper collected before that is called into after it is freed
+ * (src/whip/whip-publisher.ts's TRACK_RELEASE_MS says how that crashes the process).
+ */
+const TRACK_RELEASE_MS = 5000;
+const HELD = new Set<object>();
+/** How long the service may take to answer the offer, or the DELETE. */
+const HTTP_TIMEOUT_MS = 30_000;
 
 export interface WhipPublish {
   /** The session's URL (from the answer's Location). */
@@ -35,6 +45,8 @@ export interface WhipPublish {
   sent: { video: number; audio: number };
   /** With `loss`: what the lossy relay saw. */
   loss: LossCounts | undefined;
+  /** With `loss`: the sequence numbers dropped and not sent again yet. */
+  unresent(): ReadonlySet<number>;
   /** Stops the encoder, DELETEs the session (its status), closes the connection. */
   stop(): Promise<number>;
 }
@@ -84,6 +96,9 @@ async function attemptPublish(
   });
   const sockets: dgram.Socket[] = [];
   let encoder: ChildProcess | undefined;
+  // The peer and its tracks outlive this call until a while after their close (see HELD).
+  const held: { peer: PeerConnection; tracks?: unknown } = { peer };
+  HELD.add(held);
   const closeAll = () => {
     encoder?.kill('SIGKILL');
     for (const socket of sockets) socket.close();
@@ -93,6 +108,7 @@ async function attemptPublish(
     } catch {
       // Already closed.
     }
+    setTimeout(() => HELD.delete(held), TRACK_RELEASE_MS).unref();
   };
   try {
     const video = new nodeDataChannel.Video('0', 'SendOnly');
@@ -105,18 +121,19 @@ async function attemptPublish(
     const audio = new nodeDataChannel.Audio('1', 'SendOnly');
     audio.addOpusCodec(AUDIO_PAYLOAD_TYPE);
     audio.addSSRC(AUDIO_SSRC, 'whip-client', 'whip-client', 'audio');
-    // Held in this closure: a Track no longer referenced is collected and stops working.
     const tracks = { video: peer.addTrack(video), audio: peer.addTrack(audio) };
+    held.tracks = tracks;
     tracks.video.setMediaHandler(new nodeDataChannel.RtcpNackResponder(NACK_HISTORY));
     tracks.audio.setMediaHandler(new nodeDataChannel.RtcpNackResponder(NACK_HISTORY));
     const opened = Promise.all([opens(tracks.video), opens(tracks.audio)]);
     peer.setLocalDescription();
-    await gathered(peer);
+    await iceGathered(peer, GATHER_TIMEOUT_MS);
     const offer = peer.localDescription();
     if (!offer) throw new Error('node-datachannel made no offer');
 
     const response = await fetch(whipUrl, {
       method: 'POST',
+      signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
       headers: { 'content-type': 'application/sdp', authorization: `Bearer ${streamKey}` },
       // Behind the lossy relay, the service must not learn the client's own address: it
       // then knows it only as the relay's (a peer-reflexive candidate).
@@ -154,11 +171,13 @@ async function attemptPublish(
       location: sessionUrl,
       sent: { video: 0, audio: 0 },
       loss: lossy?.counts,
+      unresent: () => lossy?.unresent ?? new Set(),
       stop: async () => {
         closeAll();
         const deleted = await fetch(sessionUrl, {
           method: 'DELETE',
           headers: { authorization: `Bearer ${streamKey}` },
+          signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
         });
         await deleted.arrayBuffer();
         return deleted.status;
@@ -225,20 +244,6 @@ function opens(track: Track): Promise<void> {
   });
 }
 
-function gathered(peer: PeerConnection): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, GATHER_TIMEOUT_MS);
-    const done = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    if (peer.gatheringState() === 'complete') done();
-    peer.onGatheringStateChange((state) => {
-      if (state === 'complete') done();
-    });
-  });
-}
-
 export interface LossCounts {
   /** Video packets dropped (first sendings). */
   dropped: number;
@@ -255,7 +260,8 @@ export interface LossCounts {
  */
 class LossyRelay {
   readonly counts: LossCounts = { dropped: 0, resent: 0, nacksSeen: 0 };
-  private readonly dropped = new Set<number>();
+  /** Dropped, not sent again yet. */
+  readonly unresent = new Set<number>();
   private client: { address: string; port: number } | undefined;
 
   readonly socket: dgram.Socket;
@@ -309,11 +315,11 @@ class LossyRelay {
     const type = (packet[1] ?? 0) & 0x7f;
     if (first >> 6 === 2 && packet.length >= 12 && type === VIDEO_PAYLOAD_TYPE) {
       const seq = packet.readUInt16BE(2);
-      if (this.dropped.has(seq)) {
-        this.dropped.delete(seq);
+      if (this.unresent.has(seq)) {
+        this.unresent.delete(seq);
         this.counts.resent += 1;
       } else if (this.dropVideo(seq)) {
-        this.dropped.add(seq);
+        this.unresent.add(seq);
         this.counts.dropped += 1;
         return;
       }

@@ -3,6 +3,7 @@
 // as a WHIP encoder would send. The peer is closed when the test ends.
 import type { TestContext } from 'node:test';
 import nodeDataChannel from 'node-datachannel';
+import { iceGathered } from '../../src/realtime/ice-gathering.ts';
 
 export interface TestOffer {
   sdp: string;
@@ -33,16 +34,7 @@ export async function makeOffer(
     tracks.push(peer.addTrack(audio));
   }
   peer.setLocalDescription();
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, 3000);
-    if (peer.gatheringState() === 'complete') resolve();
-    peer.onGatheringStateChange((state) => {
-      if (state === 'complete') {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-  });
+  await iceGathered(peer, 3000);
   // Held: a Track no longer referenced is collected.
   (peer as unknown as { tracks: unknown }).tracks = tracks;
   const local = peer.localDescription();
