@@ -14,14 +14,10 @@ import dgram from 'node:dgram';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import nodeDataChannel from 'node-datachannel';
-import type { PeerConnection, Track } from 'node-datachannel';
-import { iceGathered } from '../src/realtime/ice-gathering.ts';
-import { withoutEndOfCandidates } from '../test/helpers/whip-client.ts';
+import { joinOverWhep, type WhepViewer } from '../test/helpers/whep-viewer.ts';
 import { GENERATOR_CORE, pinned, startBenchService } from './processes.ts';
 
 const run = promisify(execFile);
-const { PeerConnection: Pc, Video, Audio } = nodeDataChannel;
 const SERVICE_PORT = 18_097;
 const RTMP_PORT = 19_397;
 const CLOCK_TICKS_PER_SECOND = 100;
@@ -43,13 +39,7 @@ export interface RealtimeFigures {
   caveat: string;
 }
 
-interface Viewer {
-  pc: PeerConnection;
-  tracks: Track[];
-  /** RTP bytes the tracks delivered. */
-  received: { bytes: number };
-  location: string | null;
-}
+type Viewer = WhepViewer;
 
 function cpuMsOf(pid: number): number {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -97,40 +87,8 @@ function cpuMsOfAll(pids: number[]): number {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function join(baseUrl: string, streamId: string, index: number): Promise<Viewer> {
-  const pc = new Pc(`bench-${index}`, { iceServers: [], disableAutoNegotiation: true });
-  const video = new Video('0', 'RecvOnly');
-  video.addH264Codec(102, 'profile-level-id=42e01f;packetization-mode=1;level-asymmetry-allowed=1');
-  const audio = new Audio('1', 'RecvOnly');
-  audio.addOpusCodec(111);
-  const tracks = [pc.addTrack(video), pc.addTrack(audio)];
-  const received = { bytes: 0 };
-  for (const track of tracks)
-    track.onMessage((message) => {
-      received.bytes += message.length;
-    });
-  pc.setLocalDescription('offer');
-  await iceGathered(pc, 3000);
-  const offer = pc.localDescription()?.sdp ?? '';
-  const response = await fetch(`${baseUrl}/v1/streams/${streamId}/whep`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/sdp' },
-    body: offer,
-  });
-  const answer = await response.text();
-  if (response.status !== 201) {
-    pc.close();
-    throw new Error(`WHEP answered ${response.status}: ${answer}`);
-  }
-  // Without end-of-candidates (test/helpers/whip-client.ts says why: ICE failed at once now and
-  // then, "Got a remote candidate without ICE transport").
-  pc.setRemoteDescription(withoutEndOfCandidates(answer), 'answer');
-  const connected = Date.now() + 15_000;
-  while (received.bytes < 10_000) {
-    if (Date.now() > connected) throw new Error(`viewer ${index} received nothing (${pc.state()})`);
-    await pause(50);
-  }
-  return { pc, tracks, received, location: response.headers.get('location') };
+function join(baseUrl: string, streamId: string, index: number): Promise<Viewer> {
+  return joinOverWhep(baseUrl, streamId, { label: `bench-${index}` });
 }
 
 /** The Opus step alone: AAC in, Opus RTP out, in real time, for `seconds`. */

@@ -9,7 +9,7 @@
 //   garbage collector took.
 import nodeDataChannel from 'node-datachannel';
 import type { PeerConnection, Track } from 'node-datachannel';
-import { iceGathered } from './ice-gathering.ts';
+import { iceGathered, withoutRemoteCandidates } from './ice-gathering.ts';
 import { forViewer, startsKeyframe } from './rtp.ts';
 import { PLAYOUT_DELAY_URI, type WhepOffer } from './whep-offer.ts';
 
@@ -88,7 +88,7 @@ export class ViewerSession {
 
   /** Answers the offer (the SDP text); throws when libdatachannel cannot take it. */
   async answer(sdp: string): Promise<string> {
-    this.pc.setRemoteDescription(sdp, 'offer');
+    this.pc.setRemoteDescription(withoutRemoteCandidates(sdp), 'offer');
     const { video, audio } = this.offer;
     const videoMedia = new Video(video.mid, 'SendOnly');
     videoMedia.addH264Codec(

@@ -5,7 +5,7 @@
 // comes (a drop), or when the ingest disconnects it (the stream ended, shutdown).
 import nodeDataChannel, { type PeerConnection, type Track } from 'node-datachannel';
 import type { Logger } from 'pino';
-import { iceGathered } from '../realtime/ice-gathering.ts';
+import { iceGathered, withoutRemoteCandidates } from '../realtime/ice-gathering.ts';
 import { Publisher, type Refusal } from '../rtmp/publisher.ts';
 import type { Clock } from '../shared/clock.ts';
 import { ReceiverRtcp } from './receiver-rtcp.ts';
@@ -144,7 +144,7 @@ export class WhipPublisher extends Publisher {
     peer.onTrack((track) => {
       this.adoptTrack(track);
     });
-    peer.setRemoteDescription(offer.sdp, 'offer');
+    peer.setRemoteDescription(withoutRemoteCandidates(offer.sdp), 'offer');
     await iceGathered(peer, GATHER_TIMEOUT_MS);
     const local = peer.localDescription();
     if (!local) throw new Error('the WebRTC stack made no answer');

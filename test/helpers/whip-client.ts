@@ -152,11 +152,7 @@ async function attemptPublish(
       lossy = await LossyRelay.open(answer, options.loss.dropVideo);
       sockets.push(lossy.socket);
     }
-    // Without the answer's end-of-candidates: libjuice, told the remote candidates are
-    // complete before libdatachannel has added them one by one, may declare ICE failed at once
-    // and close the transport under the candidates still being added ("Got a remote candidate
-    // without ICE transport", about one run in three on the loaded machine).
-    peer.setRemoteDescription(withoutEndOfCandidates(lossy?.answer ?? answer), 'answer');
+    peer.setRemoteDescription(lossy?.answer ?? answer, 'answer');
     const sessionUrl = new URL(location, whipUrl).href;
     await Promise.race([
       opened,
@@ -226,14 +222,6 @@ function withoutCandidates(sdp: string): string {
   return sdp
     .split('\r\n')
     .filter((line) => !line.startsWith('a=candidate:'))
-    .join('\r\n');
-}
-
-/** An answer without its a=end-of-candidates (see attemptPublish; bench/realtime.ts's viewers too). */
-export function withoutEndOfCandidates(sdp: string): string {
-  return sdp
-    .split('\r\n')
-    .filter((line) => line !== 'a=end-of-candidates')
     .join('\r\n');
 }
 

@@ -1,0 +1,69 @@
+// A WHEP viewer on node-datachannel (libdatachannel and libjuice, as a native WHEP player or
+// OBS-style client is): a receive-only H.264 and Opus offer with its candidates gathered, POSTed
+// to the stream's WHEP endpoint, the answer applied as the server sent it. Used by
+// test/realtime/whep-libdatachannel.test.ts and bench/realtime.ts's viewers.
+import nodeDataChannel, { type PeerConnection, type Track } from 'node-datachannel';
+import { iceGathered } from '../../src/realtime/ice-gathering.ts';
+
+const GATHER_TIMEOUT_MS = 3000;
+const HTTP_TIMEOUT_MS = 15_000;
+
+export interface WhepViewer {
+  pc: PeerConnection;
+  /** Held here: a Track no longer referenced is collected and stops calling back. */
+  tracks: Track[];
+  /** RTP and RTCP bytes the tracks delivered. */
+  received: { bytes: number };
+  /** The session's Location (null when refused). */
+  location: string | null;
+  /** The SDP answer as the server sent it. */
+  answer: string;
+}
+
+/** Joins `streamId` at `baseUrl`; resolves once `minBytes` of media have arrived, within `timeoutMs`. */
+export async function joinOverWhep(
+  baseUrl: string,
+  streamId: string,
+  options: { label: string; minBytes?: number; timeoutMs?: number },
+): Promise<WhepViewer> {
+  const pc = new nodeDataChannel.PeerConnection(options.label, {
+    iceServers: [],
+    disableAutoNegotiation: true,
+  });
+  const video = new nodeDataChannel.Video('0', 'RecvOnly');
+  video.addH264Codec(102, 'profile-level-id=42e01f;packetization-mode=1;level-asymmetry-allowed=1');
+  const audio = new nodeDataChannel.Audio('1', 'RecvOnly');
+  audio.addOpusCodec(111);
+  const tracks = [pc.addTrack(video), pc.addTrack(audio)];
+  const received = { bytes: 0 };
+  for (const track of tracks)
+    track.onMessage((message) => {
+      received.bytes += message.length;
+    });
+  pc.setLocalDescription('offer');
+  await iceGathered(pc, GATHER_TIMEOUT_MS);
+  const offer = pc.localDescription()?.sdp ?? '';
+  const response = await fetch(`${baseUrl}/v1/streams/${streamId}/whep`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/sdp' },
+    body: offer,
+    signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
+  });
+  const answer = await response.text();
+  if (response.status !== 201) {
+    pc.close();
+    throw new Error(`WHEP answered ${response.status}: ${answer}`);
+  }
+  pc.setRemoteDescription(answer, 'answer');
+  const minBytes = options.minBytes ?? 10_000;
+  const deadline = Date.now() + (options.timeoutMs ?? 15_000);
+  while (received.bytes < minBytes) {
+    if (Date.now() > deadline) {
+      const state = `${pc.state()}, ICE ${pc.iceState()}`;
+      pc.close();
+      throw new Error(`${options.label} received ${received.bytes} bytes (${state})`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { pc, tracks, received, location: response.headers.get('location'), answer };
+}
