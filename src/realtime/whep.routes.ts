@@ -7,7 +7,15 @@
 // many sessions still connecting from one address, 503 over this process's WebRTC capacity
 // (`realtime_capacity`) or not sent over WebRTC by this process (`realtime_unavailable`); a
 // player falls back to the stream's HLS on any of them.
+//
+// CORS, for WHEP players served from other origins (the WHEP draft asks for it): every answer of
+// these routes, refusals included, carries Access-Control-Allow-Origin: * and exposes the
+// headers a player reads (Location, and ETag, Link, Accept-Patch should they ever be sent), and
+// OPTIONS answers the preflight. No credentials are involved (the routes take no cookie and no
+// key), so the wildcard is safe. Nothing else of the API or the pages gets these headers: the
+// hooks are this plugin's own.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Db } from '../db/database.ts';
 import { BODY_LIMIT_BYTES } from '../http/body-limit.ts';
@@ -23,7 +31,54 @@ export interface WhepRoutesOptions {
   realtime: RealtimeHub;
 }
 
+/** What a cross-origin WHEP player may read of an answer (the WHEP draft's list, and Retry-After). */
+export const WHEP_EXPOSED_HEADERS = 'Location, ETag, Link, Accept-Patch, Retry-After';
+/** Request headers a WHEP player may send (Authorization and If-Match: WHEP's, unused here). */
+const WHEP_ALLOWED_HEADERS = 'Content-Type, Authorization, If-Match';
+/** How long a browser may keep a preflight's answer (Chrome caps it at 2 hours). */
+const PREFLIGHT_MAX_AGE_SECONDS = 7200;
+
 export const whepRoutes: FastifyPluginAsyncTypebox<WhepRoutesOptions> = async (app, { db, realtime }) => {
+  // Encapsulated: these hooks apply to this plugin's routes only.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('access-control-allow-origin', '*');
+    reply.header('access-control-expose-headers', WHEP_EXPOSED_HEADERS);
+    return payload;
+  });
+  const preflight = (methods: string) => async (_request: unknown, reply: FastifyReply) =>
+    reply
+      .code(204)
+      .header('allow', methods)
+      .header('access-control-allow-methods', methods)
+      .header('access-control-allow-headers', WHEP_ALLOWED_HEADERS)
+      .header('access-control-max-age', String(PREFLIGHT_MAX_AGE_SECONDS))
+      .send(null);
+  const preflightSchema = (summary: string) => ({
+    // The browser's CORS preflight: not an operation to call, so not in the document.
+    hide: true,
+    security: [],
+    summary,
+    tags: ['streams'],
+    querystring: NoQuery,
+    response: { 204: Type.Null({ description: 'The methods and headers a player may use.' }) },
+  });
+  app.options(
+    '/streams/:id/whep',
+    {
+      config: { access: 'public' },
+      schema: { ...preflightSchema('CORS preflight of the WHEP endpoint'), params: WhepParams },
+    },
+    preflight('POST, OPTIONS'),
+  );
+  app.options(
+    '/streams/:id/whep/:session_id',
+    {
+      config: { access: 'public' },
+      schema: { ...preflightSchema('CORS preflight of a WHEP session'), params: WhepSessionParams },
+    },
+    preflight('DELETE, PATCH, OPTIONS'),
+  );
+
   // Trickle ICE fragments (PATCH) are read only to be answered 405.
   app.addContentTypeParser(
     ['application/sdp', 'application/trickle-ice-sdpfrag'],

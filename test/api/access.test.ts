@@ -222,12 +222,15 @@ describe('service endpoints', () => {
       assert.ok(served.includes(route), `${route} is served`);
     }
     // Answered in SDP, not JSON, and left out of the document on purpose (docs/api-decisions.md):
-    // WHIP ingest (a stream key, not an API key) and WHEP's trickle ICE, always 405.
+    // WHIP ingest (a stream key, not an API key), WHEP's trickle ICE (always 405) and WHEP's
+    // CORS preflights (a browser's, not an operation).
     const undocumented = [
       'POST /v1/whip',
       'DELETE /v1/whip/{session}',
       'PATCH /v1/whip/{session}',
       'PATCH /v1/streams/{id}/whep/{session_id}',
+      'OPTIONS /v1/streams/{id}/whep',
+      'OPTIONS /v1/streams/{id}/whep/{session_id}',
     ];
     for (const route of undocumented) assert.ok(served.includes(route), `${route} is served`);
     assert.deepEqual([...documented].sort(), served.filter((route) => !undocumented.includes(route)).sort());

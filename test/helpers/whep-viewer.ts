@@ -18,13 +18,15 @@ export interface WhepViewer {
   location: string | null;
   /** The SDP answer as the server sent it. */
   answer: string;
+  /** The POST's response (its body read). */
+  response: Response;
 }
 
 /** Joins `streamId` at `baseUrl`; resolves once `minBytes` of media have arrived, within `timeoutMs`. */
 export async function joinOverWhep(
   baseUrl: string,
   streamId: string,
-  options: { label: string; minBytes?: number; timeoutMs?: number },
+  options: { label: string; minBytes?: number; timeoutMs?: number; headers?: Record<string, string> },
 ): Promise<WhepViewer> {
   const pc = new nodeDataChannel.PeerConnection(options.label, {
     iceServers: [],
@@ -45,7 +47,7 @@ export async function joinOverWhep(
   const offer = pc.localDescription()?.sdp ?? '';
   const response = await fetch(`${baseUrl}/v1/streams/${streamId}/whep`, {
     method: 'POST',
-    headers: { 'content-type': 'application/sdp' },
+    headers: { ...options.headers, 'content-type': 'application/sdp' },
     body: offer,
     signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
   });
@@ -65,5 +67,5 @@ export async function joinOverWhep(
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return { pc, tracks, received, location: response.headers.get('location'), answer };
+  return { pc, tracks, received, location: response.headers.get('location'), answer, response };
 }
