@@ -4,7 +4,17 @@
 // Packets ffmpeg cannot use are dropped first: RTCP (the WebRTC stack answers it) and Chrome's
 // padding-only probes. ffmpeg ends cleanly on SIGINT (it writes what it holds); a bridge that
 // does not end within a few seconds is killed.
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
+//
+// The video comes out of an FLV output of its own. In one FLV output with the audio, ffmpeg's
+// muxer holds each video frame until an audio packet later than it has come (it interleaves by
+// timestamp), and the AAC made from the publisher's Opus comes late and in bursts: a fifth of
+// the frames left ffmpeg two at once (measured: frames reach the bridge 33 ms apart, 21% of the
+// gaps at its output were under 8 ms, then 60 ms), and Chromium, given frames in pairs, showed
+// only 88% of them. A video-only output has nothing to wait for. The audio is taken from a second
+// output that carries both (interleaved, so its timeline is ffmpeg's usual one); each FLV output
+// starts its timestamps at its own first packet, so that output's timestamps are moved onto the
+// video output's by the difference between the two outputs' first video frame.
+import { spawn, type ChildProcess } from 'node:child_process';
 import dgram from 'node:dgram';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,6 +29,8 @@ const STOP_GRACE_MS = 5000;
 const NUDGE_INTERVAL_MS = 50;
 /** ffmpeg's UDP receive buffer for the relayed RTP. */
 const RECEIVE_BUFFER_BYTES = 4 * 1024 * 1024;
+/** Audio tags held while the two outputs' offset is not known yet (a few seconds of AAC). */
+const MAX_HELD_AUDIO = 200;
 /** ffmpeg's input reading: short enough that the first segment is not held back for long. */
 const ANALYZE_MICROSECONDS = 2_000_000;
 
@@ -41,10 +53,18 @@ export class RtpBridge {
   private readonly options: BridgeOptions;
   private readonly socket = dgram.createSocket('udp4');
   private readonly dir: string;
-  private child: ChildProcessByStdio<null, Readable, Readable> | undefined;
+  private child: ChildProcess | undefined;
   private ports: { video: number; audio: number | undefined } | undefined;
-  private pending: Buffer = Buffer.alloc(0);
-  private headerRead = false;
+  /** The video-only output (stdout) and the output the audio is taken from (fd 3). */
+  private readonly videoOut = new FlvTagReader();
+  private readonly mixedOut = new FlvTagReader();
+  /** The two outputs' timestamps of their first video frame (their timelines' offset). */
+  private firstVideo: { alone: number | undefined; mixed: number | undefined } = {
+    alone: undefined,
+    mixed: undefined,
+  };
+  /** Audio of the mixed output, waiting for the offset to be known. */
+  private heldAudio: { timestamp: number; payload: Buffer }[] = [];
   private stopping = false;
   private stderrTail = '';
   private socketClosed = false;
@@ -114,23 +134,33 @@ export class RtpBridge {
       String(REORDER_WAIT_MS * 1000),
       '-i',
       sdpFile,
-      '-map',
-      '0:v:0',
-      ...(codecs.audio ? ['-map', '0:a:0', '-c:a', 'aac', '-b:a', '128k', '-ac', '2'] : []),
-      '-c:v',
-      'copy',
-      '-f',
-      'flv',
-      '-flvflags',
-      'no_duration_filesize',
-      'pipe:1',
+      // The video alone, copied, to stdout.
+      ...['-map', '0:v:0', '-c:v', 'copy'],
+      ...['-f', 'flv', '-flvflags', 'no_duration_filesize', 'pipe:1'],
+      // The audio (AAC) with the video again, to fd 3: only its audio is used.
+      ...(codecs.audio
+        ? [
+            ...['-map', '0:v:0', '-c:v', 'copy', '-map', '0:a:0'],
+            ...['-c:a', 'aac', '-b:a', '128k', '-ac', '2'],
+            ...['-f', 'flv', '-flvflags', 'no_duration_filesize', 'pipe:3'],
+          ]
+        : []),
     ];
-    const child = spawn(this.options.ffmpegPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    this.child = child;
-    child.stdout.on('data', (chunk: Buffer) => {
-      this.read(chunk);
+    const child = spawn(this.options.ffmpegPath, args, {
+      stdio: ['ignore', 'pipe', 'pipe', codecs.audio ? 'pipe' : 'ignore'],
     });
-    child.stderr.on('data', (chunk: Buffer) => {
+    this.child = child;
+    child.stdout?.on('data', (chunk: Buffer) => {
+      this.videoOut.push(chunk, (type, timestamp, payload) => {
+        this.fromVideoOutput(type, timestamp, payload);
+      });
+    });
+    (child.stdio[3] as Readable | null)?.on('data', (chunk: Buffer) => {
+      this.mixedOut.push(chunk, (type, timestamp, payload) => {
+        this.fromMixedOutput(type, timestamp, payload);
+      });
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
       this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-2000);
     });
     child.on('error', (error) => {
@@ -194,7 +224,56 @@ export class RtpBridge {
     this.child?.kill('SIGKILL');
   }
 
-  private read(chunk: Buffer): void {
+  private fromVideoOutput(type: number, timestamp: number, payload: Buffer): void {
+    if (type !== 9) return;
+    if (this.firstVideo.alone === undefined && isVideoFrame(payload)) {
+      this.firstVideo.alone = timestamp;
+      this.releaseAudio();
+    }
+    this.options.onMessage(9, timestamp, payload);
+  }
+
+  private fromMixedOutput(type: number, timestamp: number, payload: Buffer): void {
+    if (type === 9) {
+      if (this.firstVideo.mixed === undefined && isVideoFrame(payload)) {
+        this.firstVideo.mixed = timestamp;
+        this.releaseAudio();
+      }
+      return;
+    }
+    if (type !== 8) return;
+    this.heldAudio.push({ timestamp, payload });
+    this.releaseAudio();
+  }
+
+  /** Audio on the video output's timeline, once the offset is known (earlier audio is dropped). */
+  private releaseAudio(): void {
+    const { alone, mixed } = this.firstVideo;
+    if (alone === undefined || mixed === undefined) {
+      // Bounded: a publish whose video never starts has nothing to play the audio with.
+      if (this.heldAudio.length > MAX_HELD_AUDIO) this.heldAudio.shift();
+      return;
+    }
+    const offset = mixed - alone;
+    for (const { timestamp, payload } of this.heldAudio.splice(0)) {
+      const shifted = timestamp - offset;
+      // The AAC sequence header (timestamp 0 in its output) is always passed on.
+      if (shifted >= 0 || payload[1] === 0) this.options.onMessage(8, Math.max(0, shifted), payload);
+    }
+  }
+}
+
+/** An FLV video tag with a frame (AVC NALUs), not the sequence header (written at time 0). */
+function isVideoFrame(payload: Buffer): boolean {
+  return payload[1] === 1;
+}
+
+/** FLV tags out of an FLV byte stream (after its 13-byte header), as they complete. */
+class FlvTagReader {
+  private pending: Buffer = Buffer.alloc(0);
+  private headerRead = false;
+
+  push(chunk: Buffer, onTag: (type: number, timestamp: number, payload: Buffer) => void): void {
     this.pending = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
     let offset = 0;
     if (!this.headerRead) {
@@ -209,11 +288,7 @@ export class RtpBridge {
       const type = this.pending[offset] ?? 0;
       const timestamp = this.pending.readUIntBE(offset + 4, 3) + (this.pending[offset + 7] ?? 0) * 0x1000000;
       if (type === 8 || type === 9) {
-        this.options.onMessage(
-          type,
-          timestamp,
-          Buffer.from(this.pending.subarray(offset + 11, offset + 11 + size)),
-        );
+        onTag(type, timestamp, Buffer.from(this.pending.subarray(offset + 11, offset + 11 + size)));
       }
       offset = end;
     }

@@ -6,6 +6,8 @@ import nodeDataChannel, { type PeerConnection, type Track } from 'node-datachann
 import { iceGathered } from '../../src/realtime/ice-gathering.ts';
 
 const GATHER_TIMEOUT_MS = 3000;
+/** The H.264 payload type the viewer offers (the server sends what the offer names). */
+export const VIEWER_VIDEO_PAYLOAD_TYPE = 102;
 const HTTP_TIMEOUT_MS = 15_000;
 
 export interface WhepViewer {
@@ -26,21 +28,32 @@ export interface WhepViewer {
 export async function joinOverWhep(
   baseUrl: string,
   streamId: string,
-  options: { label: string; minBytes?: number; timeoutMs?: number; headers?: Record<string, string> },
+  options: {
+    label: string;
+    minBytes?: number;
+    timeoutMs?: number;
+    headers?: Record<string, string>;
+    /** Each packet (RTP or RTCP) the video track delivers, as it arrives. */
+    onVideoPacket?: (packet: Buffer) => void;
+  },
 ): Promise<WhepViewer> {
   const pc = new nodeDataChannel.PeerConnection(options.label, {
     iceServers: [],
     disableAutoNegotiation: true,
   });
   const video = new nodeDataChannel.Video('0', 'RecvOnly');
-  video.addH264Codec(102, 'profile-level-id=42e01f;packetization-mode=1;level-asymmetry-allowed=1');
+  video.addH264Codec(
+    VIEWER_VIDEO_PAYLOAD_TYPE,
+    'profile-level-id=42e01f;packetization-mode=1;level-asymmetry-allowed=1',
+  );
   const audio = new nodeDataChannel.Audio('1', 'RecvOnly');
   audio.addOpusCodec(111);
   const tracks = [pc.addTrack(video), pc.addTrack(audio)];
   const received = { bytes: 0 };
-  for (const track of tracks)
+  for (const [index, track] of tracks.entries())
     track.onMessage((message) => {
       received.bytes += message.length;
+      if (index === 0) options.onVideoPacket?.(message);
     });
   pc.setLocalDescription('offer');
   await iceGathered(pc, GATHER_TIMEOUT_MS);
