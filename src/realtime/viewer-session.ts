@@ -3,6 +3,8 @@
 //
 // - A new viewer is held until the next keyframe (ffmpeg cannot be asked for one): video
 //   starts at an SPS or an IDR, so the browser's first frame decodes.
+// - Each track sends RTCP sender reports (libdatachannel's RtcpSrReporter, about one a second),
+//   so the browser can play audio and video in sync.
 // - NACKs are answered by libdatachannel's RtcpNackResponder from the packets it keeps; the
 //   viewers' keyframe requests (PLI/FIR) go nowhere, so no viewer can flood the encoder.
 // - The Track objects stay referenced here: node-datachannel stops calling back for tracks the
@@ -13,7 +15,14 @@ import { iceGathered, withoutRemoteCandidates } from './ice-gathering.ts';
 import { forViewer, startsKeyframe } from './rtp.ts';
 import { PLAYOUT_DELAY_URI, type WhepOffer } from './whep-offer.ts';
 
-const { PeerConnection: RtcPeerConnection, Video, Audio, RtcpNackResponder } = nodeDataChannel;
+const {
+  PeerConnection: RtcPeerConnection,
+  Video,
+  Audio,
+  RtcpNackResponder,
+  RtcpSrReporter,
+  RtpPacketizationConfig,
+} = nodeDataChannel;
 
 /** Packets kept per track for retransmission (about 2 s of 720p video). */
 const NACK_HISTORY = 512;
@@ -34,6 +43,17 @@ export interface ViewerNetwork {
 }
 
 export type SessionState = 'connecting' | 'connected' | 'closed';
+
+/**
+ * A sent track's RTCP: NACKs answered from the packets kept, and a sender report about every
+ * second (libdatachannel's RtcpSrReporter: the RTP timestamp of the packet being sent beside the
+ * wall clock at that moment), which is what lets the browser line the audio up with the video.
+ */
+function mediaHandler(ssrc: number, payloadType: number, clockRate: number): nodeDataChannel.MediaHandler {
+  const reporter = new RtcpSrReporter(new RtpPacketizationConfig(ssrc, 'tributary', payloadType, clockRate));
+  reporter.addToChain(new RtcpNackResponder(NACK_HISTORY));
+  return reporter;
+}
 
 export class ViewerSession {
   readonly id: string;
@@ -99,13 +119,13 @@ export class ViewerSession {
     if (video.playoutDelayId !== undefined)
       videoMedia.parseSdpLine(`a=extmap:${video.playoutDelayId} ${PLAYOUT_DELAY_URI}`);
     this.video = this.pc.addTrack(videoMedia);
-    this.video.setMediaHandler(new RtcpNackResponder(NACK_HISTORY));
+    this.video.setMediaHandler(mediaHandler(VIDEO_SSRC, video.payloadType, 90_000));
     if (audio) {
       const audioMedia = new Audio(audio.mid, 'SendOnly');
       audioMedia.addOpusCodec(audio.payloadType);
       audioMedia.addSSRC(AUDIO_SSRC, 'tributary', 'tributary', 'audio');
       this.audio = this.pc.addTrack(audioMedia);
-      this.audio.setMediaHandler(new RtcpNackResponder(NACK_HISTORY));
+      this.audio.setMediaHandler(mediaHandler(AUDIO_SSRC, audio.payloadType, 48_000));
     }
     this.pc.setLocalDescription('answer');
     await iceGathered(this.pc, GATHER_TIMEOUT_MS);

@@ -33,8 +33,8 @@ export async function joinOverWhep(
     minBytes?: number;
     timeoutMs?: number;
     headers?: Record<string, string>;
-    /** Each packet (RTP or RTCP) the video track delivers, as it arrives. */
-    onVideoPacket?: (packet: Buffer) => void;
+    /** Each packet (RTP or RTCP) a track delivers, as it arrives. */
+    onPacket?: (kind: 'video' | 'audio', packet: Buffer) => void;
   },
 ): Promise<WhepViewer> {
   const pc = new nodeDataChannel.PeerConnection(options.label, {
@@ -53,7 +53,7 @@ export async function joinOverWhep(
   for (const [index, track] of tracks.entries())
     track.onMessage((message) => {
       received.bytes += message.length;
-      if (index === 0) options.onVideoPacket?.(message);
+      options.onPacket?.(index === 0 ? 'video' : 'audio', message);
     });
   pc.setLocalDescription('offer');
   await iceGathered(pc, GATHER_TIMEOUT_MS);

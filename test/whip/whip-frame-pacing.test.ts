@@ -4,9 +4,12 @@
 // src/whip/rtp-bridge.ts), and Chromium, given frames in pairs, showed only 88% of them (98% for
 // the same stream over RTMP). The viewer here is node-datachannel's (test/helpers/whep-viewer.ts):
 // the last packet of each frame carries the RTP marker bit, and its arrival time is the frame's.
+// The viewer also gets RTCP sender reports on both tracks (src/realtime/viewer-session.ts): the
+// browser needs them to play audio and video in sync.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import nodeDataChannel from 'node-datachannel';
+import { AUDIO_SSRC, VIDEO_SSRC } from '../../src/realtime/viewer-session.ts';
 import { startMediaServer } from '../helpers/media-server.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { joinOverWhep, VIEWER_VIDEO_PAYLOAD_TYPE } from '../helpers/whep-viewer.ts';
@@ -18,7 +21,7 @@ const FRAMES = 180;
 const PAIR_MS = 8;
 
 test(
-  'a WHIP-published realtime stream reaches WebRTC viewers one frame at a time',
+  'a WHIP-published realtime stream reaches WebRTC viewers one frame at a time, with sender reports',
   { timeout: 180_000 },
   async (t) => {
     const server = await startMediaServer(t, { dialect: 'sqlite', cleanStopGraceSeconds: 1 });
@@ -42,10 +45,14 @@ test(
       { timeoutMs: 60_000, what: 'the stream to be live and sent over WebRTC' },
     );
     const frames: number[] = [];
+    const senderReports = { video: [] as number[], audio: [] as number[] };
     const viewer = await joinOverWhep(server.origin, stream.id, {
       label: 'pacing',
-      onVideoPacket: (packet) => {
+      onPacket: (kind, packet) => {
         const second = packet[1] ?? 0;
+        // RTCP sender reports (PT 200), first of a compound packet, with the sender's SSRC.
+        if (second === 200 && packet.length >= 28) senderReports[kind].push(packet.readUInt32BE(4));
+        if (kind !== 'video') return;
         if (packet.length > 12 && (second & 0x7f) === VIEWER_VIDEO_PAYLOAD_TYPE && second & 0x80)
           frames.push(performance.now());
       },
@@ -72,5 +79,11 @@ test(
       paired <= gaps.length * 0.05,
       `${paired} of ${gaps.length} frames came right after the one before`,
     );
+    // Sender reports (about one a second per track) let the browser line audio up with video.
+    t.diagnostic(`sender reports: ${senderReports.video.length} video, ${senderReports.audio.length} audio`);
+    assert.ok(senderReports.video.length >= 3, `video sender reports: ${senderReports.video.length}`);
+    assert.ok(senderReports.audio.length >= 3, `audio sender reports: ${senderReports.audio.length}`);
+    assert.deepEqual(new Set(senderReports.video), new Set([VIDEO_SSRC]));
+    assert.deepEqual(new Set(senderReports.audio), new Set([AUDIO_SSRC]));
   },
 );
