@@ -154,8 +154,12 @@ export async function benchPages(options: PagesBenchOptions): Promise<boolean> {
         name: page.name,
         service: await load(service, settings, page.paths, cookies),
       };
+      const latencies = scenario.service.latenciesMs;
+      const at = (share: number) => (latencies[Math.floor((latencies.length - 1) * share)] ?? 0).toFixed(1);
       log(
-        `  ${page.name}: ${scenario.service.requestsPerSecond.toFixed(0)} req/s, p99 ${scenario.service.p99Ms.toFixed(2)} ms`,
+        `  ${page.name}: ${scenario.service.requestsPerSecond.toFixed(0)} req/s, ` +
+          `${scenario.service.cpuUsPerRequest.toFixed(0)} µs of CPU a request, ` +
+          `p50 ${at(0.5)} p90 ${at(0.9)} p99 ${scenario.service.p99Ms.toFixed(2)} max ${at(1)} ms`,
       );
       scenarios.push(scenario);
       checks.push(p99Below(scenario, 50));

@@ -81,3 +81,29 @@ export function openNodeSqlite(location: string): SqliteDatabase & { raw: Databa
     },
   };
 }
+
+/**
+ * Bytes of the database file a mapped reader maps (SQLite maps at most this much of the file's
+ * start; past it, pages are read as usual). Address space, not memory: the pages touched are the
+ * kernel's page cache, shared and reclaimable, though they count in the process's RSS.
+ */
+const MAPPED_BYTES = 1 << 30;
+
+/**
+ * A second, read-only connection to the file at `location` that reads it through a memory map
+ * (database.ts, mappedReaderOf). WAL lets it read while the main connection writes.
+ */
+export function openMappedReader(location: string): {
+  read: (sql: string, parameters: readonly unknown[]) => unknown[];
+  close: () => void;
+} {
+  const connection = openNodeSqlite(location);
+  connection.raw.exec('PRAGMA query_only = ON');
+  connection.raw.exec(`PRAGMA mmap_size = ${MAPPED_BYTES}`);
+  return {
+    read: (sql, parameters) => connection.prepare(sql).all(parameters),
+    close: () => {
+      if (connection.raw.isOpen) connection.close();
+    },
+  };
+}
