@@ -5,7 +5,7 @@ import type pg from 'pg';
 import { loadPg } from '../shared/optional-drivers.ts';
 import { migrations } from './migrations/index.ts';
 import { openMappedReader, openNodeSqlite } from './node-sqlite.ts';
-import { ImmediateSqliteDialect } from './sqlite-dialect.ts';
+import { ImmediateSqliteDialect, isBusy } from './sqlite-dialect.ts';
 import type { Tables } from './schema.ts';
 import { startWalCheckpointer } from './wal-checkpointer.ts';
 
@@ -66,14 +66,20 @@ export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Da
   if (url !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(url)), { recursive: true, mode: 0o700 });
   const sqlite = openNodeSqlite(url);
   const db = new Kysely<Tables>({
-    dialect: new ImmediateSqliteDialect({ database: sqlite }),
+    dialect: new ImmediateSqliteDialect({ database: sqlite }, () => sqlite.raw.isTransaction),
     ...log,
   });
   // Queries a log must hear go through Kysely.
   if (options.log === undefined) {
     directReaders.set(db, (text, parameters) => {
       if (sqlite.raw.isTransaction || !sqlite.raw.isOpen) return undefined;
-      return sqlite.prepare(text).all(parameters);
+      try {
+        return sqlite.prepare(text).all(parameters);
+      } catch (error) {
+        // Busy (a log being recovered by another process): Kysely's path waits its turn.
+        if (isBusy(error)) return undefined;
+        throw error;
+      }
     });
   }
   const checkpointer =
