@@ -33,6 +33,10 @@ export function isBusy(error: unknown): boolean {
   return typeof code === 'number' && (code & 0xff) === 5;
 }
 
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
 class WaitingConnection implements DatabaseConnection {
   private readonly inner: DatabaseConnection;
   private readonly inTransaction: () => boolean;
@@ -42,16 +46,26 @@ class WaitingConnection implements DatabaseConnection {
     this.inTransaction = inTransaction;
   }
 
-  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const deadline = performance.now() + BUSY_WAIT_MS;
+  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    // Kysely's SQLite connection runs the statement before it returns: a refusal is thrown here,
+    // and the common case costs no extra promise.
+    try {
+      return this.inner.executeQuery<R>(query);
+    } catch (error) {
+      // Inside a transaction the lock is ours already; a busy there is not a turn to wait for.
+      if (!isBusy(error) || this.inTransaction()) return Promise.reject(asError(error));
+      return this.retry<R>(query, performance.now() + BUSY_WAIT_MS);
+    }
+  }
+
+  private async retry<R>(query: CompiledQuery, deadline: number): Promise<QueryResult<R>> {
     for (let pause = 1; ; pause = Math.min(pause * 2, MAX_PAUSE_MS)) {
+      await sleep(pause);
       try {
         return await this.inner.executeQuery<R>(query);
       } catch (error) {
-        // Inside a transaction the lock is ours already; a busy there is not a turn to wait for.
         if (!isBusy(error) || this.inTransaction() || performance.now() >= deadline) throw error;
       }
-      await sleep(pause);
     }
   }
 
