@@ -40,30 +40,32 @@ const VIDEO_COLUMNS = [
   'videos.published_at',
 ] as const;
 
-const followedLiveQuery = compiledQuery((db, filter: { viewerId: string }, { take, candidates }: Limits) =>
-  db
-    .with('candidates', (db) =>
-      db
-        .selectFrom('subscriptions')
-        .innerJoin('streams', 'streams.creator_id', 'subscriptions.creator_id')
-        .select(['streams.id', 'streams.viewer_count'])
-        .where('subscriptions.viewer_id', '=', filter.viewerId)
-        .where('subscriptions.status', '=', sql.lit('active'))
-        .where('streams.status', '=', sql.lit('live'))
-        .orderBy('streams.viewer_count', 'desc')
-        .orderBy('streams.id', 'desc')
-        .limit(literalLimit(candidates)),
-    )
-    .selectFrom('candidates')
-    .innerJoin('streams', 'streams.id', 'candidates.id')
-    .innerJoin('users', 'users.id', 'streams.creator_id')
-    .select(STREAM_COLUMNS)
-    .select('users.name as creator_name')
-    .where('streams.privacy', '=', sql.lit('public'))
-    .where(streamShown())
-    .orderBy('candidates.viewer_count', 'desc')
-    .orderBy('candidates.id', 'desc')
-    .limit(literalLimit(take)),
+const followedLiveQuery = compiledQuery(
+  (db, filter: { viewerId: string }, { take, candidates }: Limits) =>
+    db
+      .with('candidates', (db) =>
+        db
+          .selectFrom('subscriptions')
+          .innerJoin('streams', 'streams.creator_id', 'subscriptions.creator_id')
+          .select(['streams.id', 'streams.viewer_count'])
+          .where('subscriptions.viewer_id', '=', filter.viewerId)
+          .where('subscriptions.status', '=', sql.lit('active'))
+          .where('streams.status', '=', sql.lit('live'))
+          .orderBy('streams.viewer_count', 'desc')
+          .orderBy('streams.id', 'desc')
+          .limit(literalLimit(candidates)),
+      )
+      .selectFrom('candidates')
+      .innerJoin('streams', 'streams.id', 'candidates.id')
+      .innerJoin('users', 'users.id', 'streams.creator_id')
+      .select(STREAM_COLUMNS)
+      .select('users.name as creator_name')
+      .where('streams.privacy', '=', sql.lit('public'))
+      .where(streamShown())
+      .orderBy('candidates.viewer_count', 'desc')
+      .orderBy('candidates.id', 'desc')
+      .limit(literalLimit(take)),
+  { mapped: true },
 );
 
 /** The followed creators' public live streams, most watched first. */
@@ -80,30 +82,32 @@ export async function listFollowedLiveStreams(
   return rows.length === take ? rows : listLiveStreams(db, { followedBy: viewerId }, take);
 }
 
-const followedVideosQuery = compiledQuery((db, filter: { viewerId: string }, { take, candidates }: Limits) =>
-  db
-    .with('candidates', (db) =>
-      db
-        .selectFrom('subscriptions')
-        .innerJoin('videos', 'videos.creator_id', 'subscriptions.creator_id')
-        .select(['videos.id', 'videos.published_at'])
-        .where('subscriptions.viewer_id', '=', filter.viewerId)
-        .where('subscriptions.status', '=', sql.lit('active'))
-        .where('videos.published_at', 'is not', null)
-        .orderBy('videos.published_at', 'desc')
-        .orderBy('videos.id', 'desc')
-        .limit(literalLimit(candidates)),
-    )
-    .selectFrom('candidates')
-    .innerJoin('videos', 'videos.id', 'candidates.id')
-    .innerJoin('users', 'users.id', 'videos.creator_id')
-    .select(VIDEO_COLUMNS)
-    .select(['users.name as creator_name', 'videos.thumbnail_at'])
-    .where('videos.privacy', '=', sql.lit('public'))
-    .where(videoShown())
-    .orderBy('candidates.published_at', 'desc')
-    .orderBy('candidates.id', 'desc')
-    .limit(literalLimit(take)),
+const followedVideosQuery = compiledQuery(
+  (db, filter: { viewerId: string }, { take, candidates }: Limits) =>
+    db
+      .with('candidates', (db) =>
+        db
+          .selectFrom('subscriptions')
+          .innerJoin('videos', 'videos.creator_id', 'subscriptions.creator_id')
+          .select(['videos.id', 'videos.published_at'])
+          .where('subscriptions.viewer_id', '=', filter.viewerId)
+          .where('subscriptions.status', '=', sql.lit('active'))
+          .where('videos.published_at', 'is not', null)
+          .orderBy('videos.published_at', 'desc')
+          .orderBy('videos.id', 'desc')
+          .limit(literalLimit(candidates)),
+      )
+      .selectFrom('candidates')
+      .innerJoin('videos', 'videos.id', 'candidates.id')
+      .innerJoin('users', 'users.id', 'videos.creator_id')
+      .select(VIDEO_COLUMNS)
+      .select(['users.name as creator_name', 'videos.thumbnail_at'])
+      .where('videos.privacy', '=', sql.lit('public'))
+      .where(videoShown())
+      .orderBy('candidates.published_at', 'desc')
+      .orderBy('candidates.id', 'desc')
+      .limit(literalLimit(take)),
+  { mapped: true },
 );
 
 /** The followed creators' newest public videos. */

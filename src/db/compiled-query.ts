@@ -14,7 +14,7 @@
 //   third argument, part of the cache key, never a parameter.
 import { sql, type Compilable, type CompiledQuery, type RawBuilder } from 'kysely';
 import { LruCache } from '../shared/lru.ts';
-import { directReaderOf, type Db } from './database.ts';
+import { directReaderOf, mappedReaderOf, type Db } from './database.ts';
 import { dialectOf, type Dialect } from './dialect.ts';
 
 /** Values a build function writes into the SQL; each distinct set is compiled apart. */
@@ -40,6 +40,16 @@ interface Prepared {
   slots: readonly (readonly string[])[];
 }
 
+export interface CompiledQueryOptions {
+  /**
+   * SQLite: run the read on the mapped reader (database.ts, mappedReaderOf), for reads that walk
+   * many pages of a large table; it sees committed rows only.
+   */
+  mapped?: boolean;
+}
+
+const mappedOrDirectReaderOf = (db: Db) => mappedReaderOf(db) ?? directReaderOf(db);
+
 class Sentinel {
   readonly path: readonly string[];
   constructor(path: readonly string[]) {
@@ -53,7 +63,9 @@ class Sentinel {
  */
 export function compiledQuery<P extends object, Row, L extends Literals = Literals>(
   build: Build<P, L, Row>,
+  options: CompiledQueryOptions = {},
 ): CompiledQueryHandle<P, L, Row> {
+  const readerOf = options.mapped === true ? mappedOrDirectReaderOf : directReaderOf;
   const byDialect = new Map<Dialect, LruCache<string, Prepared>>();
   return {
     async execute(db, parameters, ...rest) {
@@ -77,7 +89,7 @@ export function compiledQuery<P extends object, Row, L extends Literals = Litera
       }
       const bound = prepared.slots.map((path) => valueAt(parameters, path));
       if (prepared.read) {
-        const rows = directReaderOf(db)?.(prepared.compiled.sql, bound);
+        const rows = readerOf(db)?.(prepared.compiled.sql, bound);
         if (rows !== undefined) return rows as Row[];
       }
       const result = await db.executeQuery<Row>({ ...prepared.compiled, parameters: bound });

@@ -56,12 +56,15 @@ export function openNodeSqlite(location: string): SqliteDatabase & { raw: Databa
     fs.closeSync(fs.openSync(location, 'a', 0o600));
   }
   const raw = new DatabaseSync(location);
-  // WAL lets the CLI and the server share the file; busy_timeout makes a writer wait for
-  // another process's write instead of failing at once.
+  // WAL lets the CLI and the server share the file. A writer that finds another process's write
+  // lock does not wait inside SQLite (busy_timeout 0), which would stop the event loop: the
+  // driver tries again after a timer (sqlite-dialect.ts).
+  // (Opening may meet another process recovering the log: that short wait stays in SQLite.)
+  raw.exec('PRAGMA busy_timeout = 5000');
   raw.exec('PRAGMA journal_mode = WAL');
   raw.exec('PRAGMA synchronous = NORMAL');
-  raw.exec('PRAGMA busy_timeout = 5000');
   raw.exec('PRAGMA foreign_keys = ON');
+  raw.exec('PRAGMA busy_timeout = 0');
   // Preparing is a large share of a small query's cost. The service issues a few dozen
   // distinct statements, plus one per list filter shape and page size that clients use;
   // a cache keyed by SQL text holds them, the least recently used making room when it is full.
@@ -78,6 +81,34 @@ export function openNodeSqlite(location: string): SqliteDatabase & { raw: Databa
         cache.set(sql, statement);
       }
       return statement;
+    },
+  };
+}
+
+/**
+ * Bytes of the database file a mapped reader maps (SQLite maps at most this much of the file's
+ * start; past it, pages are read as usual). Address space, not memory: the pages touched are the
+ * kernel's page cache, shared and reclaimable, though they count in the process's RSS.
+ */
+const MAPPED_BYTES = 1 << 30;
+
+/**
+ * A second, read-only connection to the file at `location` that reads it through a memory map
+ * (database.ts, mappedReaderOf). WAL lets it read while the main connection writes.
+ */
+export function openMappedReader(location: string): {
+  read: (sql: string, parameters: readonly unknown[]) => unknown[];
+  close: () => void;
+} {
+  const connection = openNodeSqlite(location);
+  connection.raw.exec('PRAGMA query_only = ON');
+  // A read waits for nothing in WAL but a log being recovered: rare and short, waited out here.
+  connection.raw.exec('PRAGMA busy_timeout = 5000');
+  connection.raw.exec(`PRAGMA mmap_size = ${MAPPED_BYTES}`);
+  return {
+    read: (sql, parameters) => connection.prepare(sql).all(parameters),
+    close: () => {
+      if (connection.raw.isOpen) connection.close();
     },
   };
 }
