@@ -4,6 +4,8 @@
 // test/realtime/whep-libdatachannel.test.ts and bench/realtime.ts's viewers.
 import nodeDataChannel, { type PeerConnection, type Track } from 'node-datachannel';
 import { iceGathered } from '../../src/realtime/ice-gathering.ts';
+import type { MediaTestServer } from './media-server.ts';
+import { waitFor } from './wait.ts';
 
 const GATHER_TIMEOUT_MS = 3000;
 /** The H.264 payload type the viewer offers (the server sends what the offer names). */
@@ -81,4 +83,20 @@ export async function joinOverWhep(
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return { pc, tracks, received, location: response.headers.get('location'), answer, response };
+}
+
+/** Waits until the API says the stream is live and the service sends it over WebRTC. */
+export async function waitUntilServedOverWebRtc(
+  server: MediaTestServer,
+  streamId: string,
+  readKey: string,
+  timeoutMs = 30_000,
+): Promise<void> {
+  await waitFor(
+    async () =>
+      (server.services.realtime.serves(streamId) &&
+        (await server.request('GET', `/v1/streams/${streamId}`, { key: readKey })).body.status === 'live') ||
+      undefined,
+    { timeoutMs, what: 'the stream to be live and sent over WebRTC' },
+  );
 }

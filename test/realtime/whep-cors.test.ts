@@ -7,8 +7,7 @@ import { test } from 'node:test';
 import nodeDataChannel from 'node-datachannel';
 import { startMediaServer } from '../helpers/media-server.ts';
 import { pushTestPattern } from '../helpers/media-tools.ts';
-import { waitFor } from '../helpers/wait.ts';
-import { joinOverWhep } from '../helpers/whep-viewer.ts';
+import { joinOverWhep, waitUntilServedOverWebRtc } from '../helpers/whep-viewer.ts';
 
 const PLAYER_ORIGIN = 'https://player.example';
 
@@ -78,14 +77,7 @@ test('WHEP answers a cross-origin player: preflight, the answer and refusals rea
   t.after(() => {
     push.stop();
   });
-  await waitFor(
-    async () =>
-      (server.services.realtime.serves(stream.id) &&
-        (await server.request('GET', `/v1/streams/${stream.id}`, { key: creator.readKey })).body.status ===
-          'live') ||
-      undefined,
-    { timeoutMs: 30_000, what: 'the stream to be live and sent over WebRTC' },
-  );
+  await waitUntilServedOverWebRtc(server, stream.id, creator.readKey);
   const viewer = await joinOverWhep(server.origin, stream.id, {
     label: 'cross-origin',
     headers: { origin: PLAYER_ORIGIN },

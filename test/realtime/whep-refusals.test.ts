@@ -9,7 +9,7 @@ import { processRegistry } from '../../src/metrics/process-metrics.ts';
 import { parseWhepOffer } from '../../src/realtime/whep-offer.ts';
 import { startMediaServer } from '../helpers/media-server.ts';
 import { pushTestPattern } from '../helpers/media-tools.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { waitUntilServedOverWebRtc } from '../helpers/whep-viewer.ts';
 import { chromeLikeOffer } from './chrome-offer.ts';
 
 async function postOffer(origin: string, id: string, body: string, type = 'application/sdp') {
@@ -62,16 +62,7 @@ test('WHEP refusals are JSON errors with the right status', async (t) => {
   t.after(() => {
     push.stop();
   });
-  await waitFor(
-    async () =>
-      server.services.realtime.serves(realtime.id) &&
-      (await server.request('GET', `/v1/streams/${realtime.id}`, { key: creator.readKey })).body.status ===
-        'live',
-    {
-      timeoutMs: 30_000,
-      what: 'the stream to be live and sent over WebRTC',
-    },
-  );
+  await waitUntilServedOverWebRtc(server, realtime.id, creator.readKey);
   res = await postOffer(server.origin, realtime.id, 'v=0\r\nthis is not sdp');
   assert.deepEqual([res.status, res.error.code], [400, 'invalid_sdp']);
   res = await postOffer(server.origin, realtime.id, chromeLikeOffer({ h264: false }));

@@ -12,7 +12,11 @@ import nodeDataChannel from 'node-datachannel';
 import { AUDIO_SSRC, VIDEO_SSRC } from '../../src/realtime/viewer-session.ts';
 import { startMediaServer } from '../helpers/media-server.ts';
 import { waitFor } from '../helpers/wait.ts';
-import { joinOverWhep, VIEWER_VIDEO_PAYLOAD_TYPE } from '../helpers/whep-viewer.ts';
+import {
+  joinOverWhep,
+  VIEWER_VIDEO_PAYLOAD_TYPE,
+  waitUntilServedOverWebRtc,
+} from '../helpers/whep-viewer.ts';
 import { publishClockPatternOverWhip } from '../helpers/whip-client.ts';
 
 /** Frames to look at: about 6 s at 30 fps. */
@@ -36,14 +40,7 @@ test(
     t.after(async () => {
       await publish.stop().catch(() => undefined);
     });
-    await waitFor(
-      async () =>
-        (server.services.realtime.serves(stream.id) &&
-          (await server.request('GET', `/v1/streams/${stream.id}`, { key: creator.readKey })).body.status ===
-            'live') ||
-        undefined,
-      { timeoutMs: 60_000, what: 'the stream to be live and sent over WebRTC' },
-    );
+    await waitUntilServedOverWebRtc(server, stream.id, creator.readKey, 60_000);
     const frames: number[] = [];
     const senderReports = { video: [] as number[], audio: [] as number[] };
     const viewer = await joinOverWhep(server.origin, stream.id, {
