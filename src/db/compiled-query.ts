@@ -14,7 +14,7 @@
 //   third argument, part of the cache key, never a parameter.
 import { sql, type Compilable, type CompiledQuery, type RawBuilder } from 'kysely';
 import { LruCache } from '../shared/lru.ts';
-import { directReaderOf, mappedReaderOf, type Db } from './database.ts';
+import { directReaderOf, scanReaderOf, type Db } from './database.ts';
 import { dialectOf, type Dialect } from './dialect.ts';
 
 /** Values a build function writes into the SQL; each distinct set is compiled apart. */
@@ -48,8 +48,6 @@ export interface CompiledQueryOptions {
   mapped?: boolean;
 }
 
-const mappedOrDirectReaderOf = (db: Db) => mappedReaderOf(db) ?? directReaderOf(db);
-
 class Sentinel {
   readonly path: readonly string[];
   constructor(path: readonly string[]) {
@@ -65,7 +63,7 @@ export function compiledQuery<P extends object, Row, L extends Literals = Litera
   build: Build<P, L, Row>,
   options: CompiledQueryOptions = {},
 ): CompiledQueryHandle<P, L, Row> {
-  const readerOf = options.mapped === true ? mappedOrDirectReaderOf : directReaderOf;
+  const readerOf = options.mapped === true ? scanReaderOf : directReaderOf;
   const byDialect = new Map<Dialect, LruCache<string, Prepared>>();
   return {
     async execute(db, parameters, ...rest) {

@@ -140,6 +140,11 @@ export function mappedReaderOf(db: Db): DirectReader | undefined {
   return mappedReaders.get(db);
 }
 
+/** The mapped reader where there is one, else the direct reader (an in-memory database's). */
+export function scanReaderOf(db: Db): DirectReader | undefined {
+  return mappedReaders.get(db) ?? directReaders.get(db);
+}
+
 function migrator(db: Db): Migrator {
   return new Migrator({
     db,

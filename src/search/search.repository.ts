@@ -14,7 +14,7 @@
 // SQLite plans a bound LIMIT again on every run, src/db/compiled-query.ts) and run without
 // Kysely's query builder; only the words and times are bound.
 import { CompiledQuery } from 'kysely';
-import { directReaderOf, mappedReaderOf, type Db } from '../db/database.ts';
+import { scanReaderOf, type Db } from '../db/database.ts';
 import { dialectOf, type Dialect } from '../db/dialect.ts';
 import type { BrowsableStreamRow } from '../streams/stream-listing.repository.ts';
 import type { BrowsableVideoRow } from '../videos/video-listing.repository.ts';
@@ -75,7 +75,7 @@ async function page<Row extends { id: string | null }>(
   const { take, offset } = request;
   const text = textOf(name, write, { dialect: dialectOf(db), take, offset });
   const rows =
-    ((mappedReaderOf(db) ?? directReaderOf(db))?.(text, parameters) as Row[] | undefined) ??
+    (scanReaderOf(db)?.(text, parameters) as Row[] | undefined) ??
     (await db.executeQuery<Row>(CompiledQuery.raw(text, [...parameters]))).rows;
   // A match whose item is no longer shown (its join found nothing) is left out.
   return { rows: rows.slice(0, take).filter((row) => row.id !== null), more: rows.length > take };
