@@ -94,7 +94,9 @@ export class WebhookSender {
       };
     } catch (error) {
       if (delivery.signal.aborted) return { kind: 'aborted', latencyMs: latency() };
-      if (deadline.signal.aborted) {
+      // undici's own header, body and connect timers carry the same limit and can fire a moment
+      // before the deadline's; either way the receiver missed the limit, and says so the same way.
+      if (deadline.signal.aborted || isUndiciTimeout(error)) {
         return {
           kind: 'failed',
           error: `timeout: no complete answer within ${this.options.timeoutMs} ms`,
@@ -128,6 +130,19 @@ async function readExcerpt(body: AsyncIterable<Buffer> & { destroy(): void }): P
     }
   }
   return Buffer.concat(kept).toString('utf8');
+}
+
+const UNDICI_TIMEOUT_CODES = new Set([
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+function isUndiciTimeout(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as NodeJS.ErrnoException).code;
+  const cause = error.cause instanceof Error ? (error.cause as NodeJS.ErrnoException).code : undefined;
+  return UNDICI_TIMEOUT_CODES.has(code ?? '') || UNDICI_TIMEOUT_CODES.has(cause ?? '');
 }
 
 /** A short, secret-free description of a transport error, for the attempt row and the logs. */
