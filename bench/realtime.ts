@@ -229,7 +229,7 @@ export async function benchRealtime(options: {
       });
       log(`${target} viewers: service ${(serviceCores * 100).toFixed(1)}% of a core, ${receiving} receiving`);
     }
-    for (const viewer of viewers.splice(0)) viewer.pc.close();
+    for (const viewer of viewers.splice(0)) viewer.close();
     // Only steps where every viewer got the whole stream count: past them the viewers' core (or
     // the service) no longer keeps up, and CPU per viewer would flatter the service.
     const fullRate = (viewerSteps[0]?.packetsPerSecondPerViewer ?? 0) * 0.9;
@@ -258,7 +258,7 @@ export async function benchRealtime(options: {
       caveat: 'measured on a shared 2-core machine (another helper and test runs): figures are lower bounds',
     };
   } finally {
-    for (const viewer of viewers) viewer.pc.close();
+    for (const viewer of viewers) viewer.close();
     for (const cleanup of cleanups.reverse()) await cleanup();
   }
 }

@@ -10,6 +10,7 @@ import { AppError } from '../shared/errors.ts';
 import { recordRealtimeRefusal, setRealtimeViewersSource } from '../metrics/process-metrics.ts';
 import { RealtimeFeed } from './realtime-feed.ts';
 import { ViewerSession, type ViewerNetwork } from './viewer-session.ts';
+import { endWebRtc } from './webrtc-lifetime.ts';
 import { OfferError, parseWhepOffer } from './whep-offer.ts';
 
 /** WebRTC viewers one process serves unless REALTIME_MAX_VIEWERS says otherwise (docs/benchmarks.md). */
@@ -183,6 +184,7 @@ export class RealtimeHub {
     this.graceTimers.clear();
     for (const feed of this.feeds.values()) feed.close();
     this.feeds.clear();
+    endWebRtc(this.logger);
   }
 
   private refuse(reason: RefusalReason, streamId: string, error: AppError): AppError {

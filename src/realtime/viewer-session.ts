@@ -7,12 +7,15 @@
 //   so the browser can play audio and video in sync.
 // - NACKs are answered by libdatachannel's RtcpNackResponder from the packets it keeps; the
 //   viewers' keyframe requests (PLI/FIR) go nowhere, so no viewer can flood the encoder.
-// - The Track objects stay referenced here: node-datachannel stops calling back for tracks the
-//   garbage collector took.
+// - The Track objects stay referenced here, and after the close until libdatachannel has closed
+//   them (track-release.ts says why: node-datachannel stops calling back for tracks the garbage
+//   collector took, and can crash at shutdown).
 import nodeDataChannel from 'node-datachannel';
 import type { PeerConnection, Track } from 'node-datachannel';
 import { iceGathered, withoutRemoteCandidates } from './ice-gathering.ts';
 import { forViewer, startsKeyframe } from './rtp.ts';
+import { releaseWhenClosed, watchTrack, type WatchedTrack } from './track-release.ts';
+import { usingWebRtc } from './webrtc-lifetime.ts';
 import { PLAYOUT_DELAY_URI, type WhepOffer } from './whep-offer.ts';
 
 const {
@@ -62,6 +65,7 @@ export class ViewerSession {
   private readonly pc: PeerConnection;
   private video: Track | undefined;
   private audio: Track | undefined;
+  private readonly watched: WatchedTrack[] = [];
   private readonly offer: WhepOffer;
   /** Video is held until a keyframe begins. */
   private videoStarted = false;
@@ -87,6 +91,7 @@ export class ViewerSession {
     this.offer = options.offer;
     this.onClose = options.onClose;
     const { bindAddress, portRangeBegin, portRangeEnd } = options.network;
+    usingWebRtc();
     this.pc = new RtcPeerConnection(options.id, {
       iceServers: [],
       disableAutoNegotiation: true,
@@ -119,12 +124,14 @@ export class ViewerSession {
     if (video.playoutDelayId !== undefined)
       videoMedia.parseSdpLine(`a=extmap:${video.playoutDelayId} ${PLAYOUT_DELAY_URI}`);
     this.video = this.pc.addTrack(videoMedia);
+    this.watched.push(watchTrack(this.video));
     this.video.setMediaHandler(mediaHandler(VIDEO_SSRC, video.payloadType, 90_000));
     if (audio) {
       const audioMedia = new Audio(audio.mid, 'SendOnly');
       audioMedia.addOpusCodec(audio.payloadType);
       audioMedia.addSSRC(AUDIO_SSRC, 'tributary', 'tributary', 'audio');
       this.audio = this.pc.addTrack(audioMedia);
+      this.watched.push(watchTrack(this.audio));
       this.audio.setMediaHandler(mediaHandler(AUDIO_SSRC, audio.payloadType, 48_000));
     }
     this.pc.setLocalDescription('answer');
@@ -190,6 +197,7 @@ export class ViewerSession {
     } catch {
       // Already closed by the library.
     }
+    releaseWhenClosed(this.pc, this.watched);
     this.onClose(this);
   }
 }

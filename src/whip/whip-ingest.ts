@@ -5,7 +5,6 @@
 // admission's reasons it was. The ingest starts after the HTTP listener (src/server.ts): until
 // it is attached, and when it is off, offers are refused with 503.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import nodeDataChannel from 'node-datachannel';
 import type { Logger } from 'pino';
 import { INGEST_APP } from '../ingest/admission.ts';
 import type { Publisher, Refusal } from '../rtmp/publisher.ts';
@@ -51,8 +50,6 @@ export class WhipIngest {
   private settings: WhipDoorSettings | undefined;
   private offMessage = 'Live ingest is starting. Try again in a few seconds.';
   private opening = 0;
-  /** Whether a peer connection was ever made (node-datachannel then needs its cleanup). */
-  private usedWebRtc = false;
 
   constructor(options: WhipIngestOptions) {
     this.options = options;
@@ -123,7 +120,6 @@ export class WhipIngest {
       }
       if (!decision.admitted) throw refusalError(decision.refusal);
       this.sessions.set(id, { publisher, token: input.token });
-      this.usedWebRtc = true;
       void publisher.finished.then(() => {
         this.sessions.delete(id);
       });
@@ -158,8 +154,7 @@ export class WhipIngest {
 
   /**
    * Shutdown: every session ends at once (the ingest adopts their streams at the next start).
-   * node-datachannel's native threads keep the process alive until its cleanup(), which closes
-   * every peer connection of the process: called here, once nothing of WHIP is open.
+   * node-datachannel's cleanup comes after, from the realtime hub's close (webrtc-lifetime.ts).
    */
   async close(): Promise<void> {
     this.door = undefined;
@@ -167,14 +162,6 @@ export class WhipIngest {
     this.sessions.clear();
     for (const session of all) session.publisher.disconnect();
     await Promise.all(all.map((session) => session.publisher.finished));
-    if (!this.usedWebRtc) return;
-    try {
-      nodeDataChannel.cleanup();
-    } catch (error) {
-      // Its wait for libdatachannel's threads is bounded (10 s) and throws when they have not
-      // ended: the rest of the shutdown must still run, or its handles keep the process alive.
-      this.settings?.logger.warn({ err: error }, 'WebRTC cleanup did not finish');
-    }
   }
 }
 

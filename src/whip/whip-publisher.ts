@@ -6,6 +6,8 @@
 import nodeDataChannel, { type PeerConnection, type Track } from 'node-datachannel';
 import type { Logger } from 'pino';
 import { iceGathered, withoutRemoteCandidates } from '../realtime/ice-gathering.ts';
+import { releaseWhenClosed, watchTrack, type WatchedTrack } from '../realtime/track-release.ts';
+import { usingWebRtc } from '../realtime/webrtc-lifetime.ts';
 import { Publisher, type Refusal } from '../rtmp/publisher.ts';
 import type { Clock } from '../shared/clock.ts';
 import { ReceiverRtcp } from './receiver-rtcp.ts';
@@ -28,24 +30,6 @@ const KEYFRAME_REQUEST_INTERVAL_MS = 1000;
 export const KEYFRAME_CADENCE_MS = 2000;
 /** Chrome's bandwidth estimate is given these (kb/s): 720p at a few Mb/s from the start. */
 export const BITRATE_HINTS_KBPS = { start: 2500, min: 1000, max: 4500 };
-
-/**
- * A track's wrapper may be let go only once libdatachannel has finished closing the track.
- * node-datachannel 0.33.4's TrackWrapper registers libdatachannel callbacks that capture the
- * wrapper itself; closing the peer connection closes its tracks later, on libdatachannel's
- * processor thread (PeerConnection::closeTracks), which resets those callbacks only after
- * announcing the close. A wrapper collected in between is destroyed with its callbacks still
- * registered (its own close() returns at once when that thread is already closing the track),
- * and the next packet from the still-running transport calls into freed memory: the SIGSEGV, or
- * a failed call into a released thread-safe function thrown on libdatachannel's thread: the
- * SIGABRT (test/whip/whip-fuzz.test.ts found both). So each track is held until its close is
- * announced in JavaScript and TRACK_RELEASE_MS more, then closed from here (which releases the
- * wrapper's thread-safe functions: until then they keep the wrapper, and this publisher, alive).
- */
-const TRACK_RELEASE_MS = 1000;
-/** Tracks whose close is never announced are let go after this long anyway. */
-const TRACK_CLOSE_TIMEOUT_MS = 30_000;
-const CLOSING = new Set<object>();
 
 export type WhipDecision = { admitted: true } | { admitted: false; refusal: Refusal };
 
@@ -70,7 +54,9 @@ export class WhipPublisher extends Publisher {
   private decide!: (decision: WhipDecision) => void;
   private peer: PeerConnection | undefined;
   /** Held here: a Track no longer referenced is collected and its callbacks stop. */
-  private readonly tracks: { track: Track; session: unknown; closed: Promise<void> }[] = [];
+  private readonly tracks: WatchedTrack[] = [];
+  /** The tracks' media handlers, held with them. */
+  private readonly mediaHandlers: unknown[] = [];
   private videoTrack: Track | undefined;
   /** The video's RTCP back to the publisher: reports, keyframe requests, NACKs (receiver-rtcp.ts). */
   private videoRtcp: ReceiverRtcp | undefined;
@@ -116,6 +102,7 @@ export class WhipPublisher extends Publisher {
    */
   async answer(offer: AcceptedOffer): Promise<string> {
     const { options } = this;
+    usingWebRtc();
     const peer = new nodeDataChannel.PeerConnection('whip', {
       iceServers: [],
       ...(options.bindAddress === undefined ? {} : { bindAddress: options.bindAddress }),
@@ -181,7 +168,12 @@ export class WhipPublisher extends Publisher {
   private adoptTrack(track: Track): void {
     // A track announced after the publish ended (node-datachannel delivers onTrack on the
     // event loop, possibly after close()): nothing is registered on it, so nothing calls back.
-    if (this.ending) return;
+    const watched = watchTrack(track);
+    if (this.ending) {
+      releaseWhenClosed(undefined, [watched]);
+      return;
+    }
+    this.tracks.push(watched);
     const kind = track.type() === 'video' ? 'video' : track.type() === 'audio' ? 'audio' : undefined;
     if (!kind) {
       track.close();
@@ -202,11 +194,10 @@ export class WhipPublisher extends Publisher {
           })
         : undefined;
     const session = rtcp ? undefined : new nodeDataChannel.RtcpReceivingSession();
-    if (session) track.setMediaHandler(session);
-    const closed = new Promise<void>((resolve) => {
-      track.onClosed(resolve);
-    });
-    this.tracks.push({ track, session, closed });
+    if (session) {
+      track.setMediaHandler(session);
+      this.mediaHandlers.push(session);
+    }
     track.onMessage((packet) => {
       this.mediaArrived();
       rtcp?.received(packet);
@@ -282,48 +273,15 @@ export class WhipPublisher extends Publisher {
       // Closing the peer connection closes its tracks (closing a track first can fail in
       // libdatachannel and leave the connection open).
       this.peer?.close();
-      releaseWhenClosed(this.peer, [...this.tracks], this.logger);
+      releaseWhenClosed(this.peer, [...this.tracks], this.logger, [...this.mediaHandlers]);
     } catch (error) {
       this.logger.debug({ err: error }, 'whip peer connection close failed');
     }
     this.tracks.length = 0;
+    this.mediaHandlers.length = 0;
     this.videoTrack = undefined;
     this.transportClosed();
     this.markFinished();
     return this.finished;
   }
-}
-
-/** Holds a closed connection's tracks until libdatachannel has closed them (see TRACK_RELEASE_MS). */
-function releaseWhenClosed(
-  peer: PeerConnection | undefined,
-  tracks: readonly { track: Track; session: unknown; closed: Promise<void> }[],
-  logger: Logger,
-): void {
-  const kept = { peer, tracks };
-  const since = Date.now();
-  CLOSING.add(kept);
-  let timeout: NodeJS.Timeout | undefined;
-  const announced = Promise.all(tracks.map((entry) => entry.closed)).then(() => true);
-  const late = new Promise<boolean>((resolve) => {
-    timeout = setTimeout(resolve, TRACK_CLOSE_TIMEOUT_MS, false);
-    timeout.unref();
-  });
-  void Promise.race([announced, late]).then((inTime) => {
-    clearTimeout(timeout);
-    logger.debug(
-      { tracks: tracks.length, inTime, afterMs: Date.now() - since },
-      'whip tracks closed by libdatachannel',
-    );
-    setTimeout(() => {
-      for (const { track } of tracks) {
-        try {
-          track.close();
-        } catch {
-          // Already let go by the library.
-        }
-      }
-      CLOSING.delete(kept);
-    }, TRACK_RELEASE_MS).unref();
-  });
 }

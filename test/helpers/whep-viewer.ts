@@ -1,9 +1,10 @@
 // A WHEP viewer on node-datachannel (libdatachannel and libjuice, as a native WHEP player or
 // OBS-style client is): a receive-only H.264 and Opus offer with its candidates gathered, POSTed
-// to the stream's WHEP endpoint, the answer applied as the server sent it. Used by
-// test/realtime/whep-libdatachannel.test.ts and bench/realtime.ts's viewers.
-import nodeDataChannel, { type PeerConnection, type Track } from 'node-datachannel';
+// to the stream's WHEP endpoint, the answer applied as the server sent it. Used by the WHEP
+// tests and bench/realtime.ts's viewers.
+import nodeDataChannel, { type PeerConnection } from 'node-datachannel';
 import { iceGathered } from '../../src/realtime/ice-gathering.ts';
+import { releaseWhenClosed, watchTrack } from '../../src/realtime/track-release.ts';
 import type { MediaTestServer } from './media-server.ts';
 import { waitFor } from './wait.ts';
 
@@ -14,8 +15,6 @@ const HTTP_TIMEOUT_MS = 15_000;
 
 export interface WhepViewer {
   pc: PeerConnection;
-  /** Held here: a Track no longer referenced is collected and stops calling back. */
-  tracks: Track[];
   /** RTP and RTCP bytes the tracks delivered. */
   received: { bytes: number };
   /** The session's Location (null when refused). */
@@ -24,6 +23,8 @@ export interface WhepViewer {
   answer: string;
   /** The POST's response (its body read). */
   response: Response;
+  /** Closes the connection (its tracks are let go once libdatachannel has closed them). */
+  close(): void;
 }
 
 /** Joins `streamId` at `baseUrl`; resolves once `minBytes` of media have arrived, within `timeoutMs`. */
@@ -50,9 +51,13 @@ export async function joinOverWhep(
   );
   const audio = new nodeDataChannel.Audio('1', 'RecvOnly');
   audio.addOpusCodec(111);
-  const tracks = [pc.addTrack(video), pc.addTrack(audio)];
+  const tracks = [watchTrack(pc.addTrack(video)), watchTrack(pc.addTrack(audio))];
+  const close = () => {
+    pc.close();
+    releaseWhenClosed(pc, tracks);
+  };
   const received = { bytes: 0 };
-  for (const [index, track] of tracks.entries())
+  for (const [index, { track }] of tracks.entries())
     track.onMessage((message) => {
       received.bytes += message.length;
       options.onPacket?.(index === 0 ? 'video' : 'audio', message);
@@ -68,7 +73,7 @@ export async function joinOverWhep(
   });
   const answer = await response.text();
   if (response.status !== 201) {
-    pc.close();
+    close();
     throw new Error(`WHEP answered ${response.status}: ${answer}`);
   }
   pc.setRemoteDescription(answer, 'answer');
@@ -77,12 +82,12 @@ export async function joinOverWhep(
   while (received.bytes < minBytes) {
     if (Date.now() > deadline) {
       const state = `${pc.state()}, ICE ${pc.iceState()}`;
-      pc.close();
+      close();
       throw new Error(`${options.label} received ${received.bytes} bytes (${state})`);
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return { pc, tracks, received, location: response.headers.get('location'), answer, response };
+  return { pc, received, location: response.headers.get('location'), answer, response, close };
 }
 
 /** Waits until the API says the stream is live and the service sends it over WebRTC. */

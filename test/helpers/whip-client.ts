@@ -14,8 +14,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import dgram from 'node:dgram';
 import { once } from 'node:events';
-import nodeDataChannel, { type PeerConnection, type Track } from 'node-datachannel';
+import nodeDataChannel, { type Track } from 'node-datachannel';
 import { iceGathered } from '../../src/realtime/ice-gathering.ts';
+import { releaseWhenClosed, watchTrack, type WatchedTrack } from '../../src/realtime/track-release.ts';
 import { clockPatternParts } from './latency-probe.ts';
 
 const VIDEO_PAYLOAD_TYPE = 96;
@@ -28,13 +29,6 @@ const NACK_HISTORY = 512;
 const GATHER_TIMEOUT_MS = 3000;
 const CONNECT_TIMEOUT_MS = 15_000;
 const RETRY_503_FOR_MS = 30_000;
-/**
- * A closed connection's tracks are held this long: libdatachannel closes them later on its own
- * thread, and a track wrapper collected before that is called into after it is freed
- * (src/whip/whip-publisher.ts's TRACK_RELEASE_MS says how that crashes the process).
- */
-const TRACK_RELEASE_MS = 5000;
-const HELD = new Set<object>();
 /** How long the service may take to answer the offer, or the DELETE. */
 const HTTP_TIMEOUT_MS = 30_000;
 
@@ -96,9 +90,8 @@ async function attemptPublish(
   });
   const sockets: dgram.Socket[] = [];
   let encoder: ChildProcess | undefined;
-  // The peer and its tracks outlive this call until a while after their close (see HELD).
-  const held: { peer: PeerConnection; tracks?: unknown } = { peer };
-  HELD.add(held);
+  // The tracks outlive this call until libdatachannel has closed them (track-release.ts).
+  const watched: WatchedTrack[] = [];
   const closeAll = () => {
     encoder?.kill('SIGKILL');
     for (const socket of sockets) socket.close();
@@ -108,7 +101,7 @@ async function attemptPublish(
     } catch {
       // Already closed.
     }
-    setTimeout(() => HELD.delete(held), TRACK_RELEASE_MS).unref();
+    releaseWhenClosed(peer, watched);
   };
   try {
     const video = new nodeDataChannel.Video('0', 'SendOnly');
@@ -122,7 +115,7 @@ async function attemptPublish(
     audio.addOpusCodec(AUDIO_PAYLOAD_TYPE);
     audio.addSSRC(AUDIO_SSRC, 'whip-client', 'whip-client', 'audio');
     const tracks = { video: peer.addTrack(video), audio: peer.addTrack(audio) };
-    held.tracks = tracks;
+    watched.push(watchTrack(tracks.video), watchTrack(tracks.audio));
     tracks.video.setMediaHandler(new nodeDataChannel.RtcpNackResponder(NACK_HISTORY));
     tracks.audio.setMediaHandler(new nodeDataChannel.RtcpNackResponder(NACK_HISTORY));
     const opened = Promise.all([opens(tracks.video), opens(tracks.audio)]);

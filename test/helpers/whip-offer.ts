@@ -4,6 +4,7 @@
 import type { TestContext } from 'node:test';
 import nodeDataChannel from 'node-datachannel';
 import { iceGathered } from '../../src/realtime/ice-gathering.ts';
+import { watchTrack } from '../../src/realtime/track-release.ts';
 
 export interface TestOffer {
   sdp: string;
@@ -18,6 +19,7 @@ export async function makeOffer(
     iceServers: [],
     bindAddress: '127.0.0.1',
   });
+  // Tracks are held by watchTrack until this process's cleanup (src/realtime/track-release.ts).
   t.after(() => {
     peer.close();
     // node-datachannel's threads keep the process alive until its cleanup.
@@ -26,17 +28,15 @@ export async function makeOffer(
   const video = new nodeDataChannel.Video('video', 'SendOnly');
   video.addH264Codec(96);
   video.addSSRC(1111, 'video');
-  const tracks = [peer.addTrack(video)];
+  const tracks = [watchTrack(peer.addTrack(video))];
   if (options.audio !== false) {
     const audio = new nodeDataChannel.Audio('audio', 'SendOnly');
     audio.addOpusCodec(111);
     audio.addSSRC(2222, 'audio');
-    tracks.push(peer.addTrack(audio));
+    tracks.push(watchTrack(peer.addTrack(audio)));
   }
   peer.setLocalDescription();
   await iceGathered(peer, 3000);
-  // Held: a Track no longer referenced is collected.
-  (peer as unknown as { tracks: unknown }).tracks = tracks;
   const local = peer.localDescription();
   if (!local) throw new Error('node-datachannel made no offer');
   return { sdp: local.sdp, peer };

@@ -83,7 +83,7 @@ test('WHEP answers a cross-origin player: preflight, the answer and refusals rea
     headers: { origin: PLAYER_ORIGIN },
   });
   t.after(() => {
-    viewer.pc.close();
+    viewer.close();
     // node-datachannel's threads keep the process alive until its cleanup.
     nodeDataChannel.cleanup();
   });

@@ -55,7 +55,7 @@ test(
       },
     });
     t.after(() => {
-      viewer.pc.close();
+      viewer.close();
       // node-datachannel's threads keep the process alive until its cleanup.
       nodeDataChannel.cleanup();
     });
