@@ -43,7 +43,7 @@ describe('address safety', () => {
       await receiver.close();
     });
     const send = (url: string) =>
-      sender.send({ url, body: Buffer.from('{}'), headers: {}, signal: new AbortController().signal });
+      sender.send({ url, body: Buffer.from('{}'), headers: {}, controller: new AbortController() });
     const byName = await send(`https://localhost:${receiver.port}/hook`);
     assert.equal(byName.kind, 'failed');
     assert.match(byName.error, /non-public/);
@@ -57,7 +57,7 @@ describe('address safety', () => {
       url: receiver.url(),
       body: Buffer.from('{}'),
       headers: {},
-      signal: new AbortController().signal,
+      controller: new AbortController(),
     });
     assert.equal(ok.kind, 'answered');
   });
@@ -76,7 +76,7 @@ describe('address safety', () => {
       url: receiver.url(),
       body: Buffer.from('{}'),
       headers: {},
-      signal: new AbortController().signal,
+      controller: new AbortController(),
     });
     assert.equal(outcome.kind, 'answered');
     assert.equal(outcome.statusCode, 302);
@@ -96,7 +96,7 @@ describe('address safety', () => {
       url: receiver.url(),
       body: Buffer.from('{}'),
       headers: {},
-      signal: new AbortController().signal,
+      controller: new AbortController(),
     });
     assert.equal(outcome.kind, 'failed');
     assert.equal(receiver.requests.length, 0);

@@ -334,7 +334,7 @@ describe('where the sender connects (private targets not allowed)', () => {
       await receiver.close();
     });
     const send = (url: string) =>
-      sender.send({ url, body: Buffer.from('{}'), headers: {}, signal: new AbortController().signal });
+      sender.send({ url, body: Buffer.from('{}'), headers: {}, controller: new AbortController() });
     for (const [index, row] of ROWS.entries()) {
       if (row.allowed) continue;
       await t.test(`${row.entry}: ${row.address}`, async () => {

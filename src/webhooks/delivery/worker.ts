@@ -316,7 +316,7 @@ export class DeliveryWorker {
       url: prepared.url,
       body: prepared.body,
       headers: prepared.headers,
-      signal: prepared.controller.signal,
+      controller: prepared.controller,
     });
     if (outcome.kind === 'aborted') {
       logger.info(
