@@ -48,9 +48,16 @@ test('npm pack, npm install and import by name: a stream is created from plain J
   const project = path.join(work, 'app');
   fs.mkdirSync(project);
   fs.writeFileSync(path.join(project, 'package.json'), '{"name":"app","private":true,"type":"module"}\n');
-  await run('npm', ['install', '--offline', '--no-audit', '--no-fund', path.join(work, info.filename)], {
-    cwd: project,
-  });
+  // The SDK's own dependency (tus-js-client) resolves from npm's cache when it can, else from the
+  // registry as a developer's install does: `npm ci` caches tarballs, not the metadata a range
+  // needs, so --offline fails on a fresh machine.
+  await run(
+    'npm',
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', path.join(work, info.filename)],
+    {
+      cwd: project,
+    },
+  );
 
   const server = await startTestServer(t, { dialect: 'sqlite' });
   const account = await server.createAccount();
