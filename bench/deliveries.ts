@@ -11,7 +11,11 @@
 //     event created_at -> receipt at the receiver, p50 and p99.
 //   dead receiver: the throughput run again with an 11th webhook whose receiver never answers
 //     (5 s timeout); the change in the 10 live receivers' deliveries/s.
-import { fork, type ChildProcess } from 'node:child_process';
+// The sending process (the worker, or the bare sender in its turn) is pinned to one core and the
+// receivers to the other (taskset), as the API bench pins its server and load generator: left to
+// float, the two shared both cores and the bare sender's runs alone ranged 8,000 to 14,000 a
+// second within minutes.
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import https from 'node:https';
 import os from 'node:os';
@@ -25,6 +29,7 @@ import { systemClock } from '../src/shared/clock.ts';
 import { DeliveryWorker } from '../src/webhooks/delivery/worker.ts';
 import { testCa } from '../test/helpers/test-ca.ts';
 import { bareSend } from './bare-sender.ts';
+import { checkPinning, GENERATOR_CORE, SERVER_CORE } from './processes.ts';
 
 const RECEIVERS = 10;
 const THROUGHPUT_EVENTS = Number(process.env.BENCH_DELIVERY_EVENTS ?? 10_000);
@@ -42,7 +47,7 @@ interface ReceiverStart {
   key: string;
   cert: string;
 }
-type ReceiverCommand = ReceiverStart | { cmd: 'stats' } | { cmd: 'reset' };
+type ReceiverCommand = ReceiverStart | { cmd: 'stats' } | { cmd: 'counts' } | { cmd: 'reset' };
 interface ReceiverStats {
   counts: number[];
   latencies: number[];
@@ -83,6 +88,8 @@ function runReceivers(): void {
       ).then((ports) => process.send?.({ ports }));
     } else if (message.cmd === 'stats') {
       process.send?.({ counts, latencies } satisfies ReceiverStats);
+    } else if (message.cmd === 'counts') {
+      process.send?.({ counts });
     } else {
       counts = counts.map(() => 0);
       latencies = [];
@@ -95,6 +102,7 @@ class Receivers {
   private readonly child: ChildProcess;
   constructor() {
     this.child = fork(import.meta.filename, ['--receivers'], { stdio: 'inherit' });
+    if (this.child.pid !== undefined) pin(this.child.pid, GENERATOR_CORE);
   }
   private ask<T>(command: ReceiverCommand): Promise<T> {
     return new Promise((resolve) => {
@@ -117,6 +125,13 @@ class Receivers {
   }
   stats(): Promise<ReceiverStats> {
     return this.ask({ cmd: 'stats' });
+  }
+  /**
+   * The counts alone: polled every 20 ms while the sender runs, and the latencies (one number
+   * a delivery) would be serialized and parsed by the process being measured each time.
+   */
+  counts(): Promise<{ counts: number[] }> {
+    return this.ask({ cmd: 'counts' });
   }
   async reset(): Promise<void> {
     await this.ask({ cmd: 'reset' });
@@ -205,12 +220,12 @@ async function waitForReceipts(
   expected: number,
   live: number[],
   timeoutMs: number,
-): Promise<ReceiverStats> {
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const stats = await receivers.stats();
-    const received = live.reduce((sum, index) => sum + (stats.counts[index] ?? 0), 0);
-    if (received >= expected) return stats;
+    const { counts } = await receivers.counts();
+    const received = live.reduce((sum, index) => sum + (counts[index] ?? 0), 0);
+    if (received >= expected) return;
     if (Date.now() > deadline)
       throw new Error(`only ${received} of ${expected} deliveries arrived in ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -300,7 +315,8 @@ async function steadyLatency(
       if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
       await writeEvents(setup, [accounts[i % accounts.length] ?? ''], 1, 1);
     }
-    const stats = await waitForReceipts(receivers, total, live, 60_000);
+    await waitForReceipts(receivers, total, live, 60_000);
+    const stats = await receivers.stats();
     const sorted = [...stats.latencies].sort((a, b) => a - b);
     return {
       p50: percentile(sorted, 50),
@@ -313,7 +329,14 @@ async function steadyLatency(
   }
 }
 
+/** Every thread of `pid` (and those it starts later) on `core`. */
+function pin(pid: number, core: number): void {
+  execFileSync('taskset', ['-a', '-p', '--cpu-list', String(core), String(pid)], { stdio: 'ignore' });
+}
+
 export async function benchDeliveries(): Promise<Record<string, number | string>> {
+  checkPinning();
+  pin(process.pid, SERVER_CORE);
   const receivers = new Receivers();
   try {
     // The project and the bare sender take turns, so a slow spell of the machine falls on both.
@@ -335,7 +358,7 @@ export async function benchDeliveries(): Promise<Record<string, number | string>
     const withDead = await throughput(receivers, true);
     const change = ((withDead.perSecond - clean.perSecond) / clean.perSecond) * 100;
     return {
-      'deliveries: setup': `SQLite, one process; ${THROUGHPUT_EVENTS} events x ${RECEIVERS} HTTPS receivers on loopback; project and bare sender alternate, ${ROUNDS} runs each`,
+      'deliveries: setup': `SQLite, one process on core ${SERVER_CORE}; ${THROUGHPUT_EVENTS} events x ${RECEIVERS} HTTPS receivers on loopback, on core ${GENERATOR_CORE}; project and bare sender alternate, ${ROUNDS} runs each`,
       'deliveries: signed deliveries/s': clean.perSecond,
       'deliveries: runs deliveries/s': project.map((run) => run.perSecond).join(', '),
       'deliveries: bare sender deliveries/s (no database, same receivers, signing and concurrency)': ceiling,
