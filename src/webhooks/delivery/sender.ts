@@ -147,17 +147,18 @@ const UNDICI_TIMEOUT_CODES = new Set([
 
 function isUndiciTimeout(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
-  const code = (error as NodeJS.ErrnoException).code;
-  const cause = error.cause instanceof Error ? (error.cause as NodeJS.ErrnoException).code : undefined;
-  return UNDICI_TIMEOUT_CODES.has(code ?? '') || UNDICI_TIMEOUT_CODES.has(cause ?? '');
+  return [codeOf(error), codeOf(error.cause)].some((code) => UNDICI_TIMEOUT_CODES.has(code ?? ''));
 }
 
 /** A short, secret-free description of a transport error, for the attempt row and the logs. */
 function describeError(error: unknown): string {
   if (!(error instanceof Error)) return 'request failed';
-  const code = (error as NodeJS.ErrnoException).code;
   const cause = error.cause instanceof Error ? error.cause : undefined;
-  const causeCode = cause ? (cause as NodeJS.ErrnoException).code : undefined;
   const message = (cause ?? error).message;
-  return [causeCode ?? code, message].filter(Boolean).join(': ').slice(0, 300);
+  return [codeOf(cause) ?? codeOf(error), message].filter(Boolean).join(': ').slice(0, 300);
+}
+
+/** The system or undici error code an error carries (ECONNREFUSED, UND_ERR_...). */
+function codeOf(error: unknown): string | undefined {
+  return error instanceof Error ? (error as NodeJS.ErrnoException).code : undefined;
 }
