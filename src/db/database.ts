@@ -4,7 +4,7 @@ import { Kysely, Migrator, PostgresDialect, type LogConfig, type MigrationResult
 import type pg from 'pg';
 import { loadPg } from '../shared/optional-drivers.ts';
 import { migrations } from './migrations/index.ts';
-import { openMappedReader, openNodeSqlite } from './node-sqlite.ts';
+import { isFilePath, openMappedReader, openNodeSqlite } from './node-sqlite.ts';
 import { ImmediateSqliteDialect, isBusy } from './sqlite-dialect.ts';
 import type { Tables } from './schema.ts';
 import { startWalCheckpointer } from './wal-checkpointer.ts';
@@ -89,7 +89,7 @@ export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Da
   // The mapped connection opens on its first read (only a process that searches pays for it).
   let mapped: ReturnType<typeof openMappedReader> | undefined;
   let closed = false;
-  if (options.log === undefined && url !== ':memory:' && url !== '' && !url.startsWith('file:')) {
+  if (options.log === undefined && isFilePath(url)) {
     mappedReaders.set(db, (text, parameters) => {
       if (closed) return undefined;
       mapped ??= openMappedReader(url);

@@ -49,10 +49,15 @@ function adapt(statement: StatementSync): SqliteStatement {
   };
 }
 
+/** Whether `location` names a database file by its path (not in memory, temporary or a URI). */
+export function isFilePath(location: string): boolean {
+  return location !== ':memory:' && location !== '' && !location.startsWith('file:');
+}
+
 export function openNodeSqlite(location: string): SqliteDatabase & { raw: DatabaseSync } {
   // A new database file is created owner-only; SQLite gives its -wal and -shm files the same
   // mode. (An existing file keeps its mode: runtime.ts tightens it.)
-  if (location !== ':memory:' && location !== '' && !location.startsWith('file:')) {
+  if (isFilePath(location)) {
     fs.closeSync(fs.openSync(location, 'a', 0o600));
   }
   const raw = new DatabaseSync(location);
