@@ -151,7 +151,10 @@ export async function createTestDatabase(
     dataDir,
     drop: async () => {
       await withAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      // A test's processes may still be writing in the folder (node:test runs after-hooks in the
+      // order they were added, so a drop added first runs before their stop): a failed removal
+      // (ENOTEMPTY) would skip the hooks that stop them and leave the file's process hanging.
+      fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 10 });
     },
   };
 }
