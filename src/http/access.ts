@@ -1,5 +1,5 @@
-// Who may call, and how often: authentication, rate limiting and scopes, in one onRequest
-// hook so they run before the body is read (decisions.md: authentication before
+// Who may call, and how often: authentication, rate limiting and scopes, checked in the app's
+// onRequest hook so they run before the body is read (decisions.md: authentication before
 // validation, scope before the body).
 //
 // What a route needs comes from the route the router matched, never from the request's URL
@@ -72,11 +72,21 @@ export function declaredAccess(app: FastifyInstance): readonly RouteAccess[] {
   return declarations.get(app) ?? [];
 }
 
+/** The per-request check: `done` gets the refusal (or nothing) once the caller is known and counted. */
+export type AccessCheck = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  done: (error?: Error) => void,
+) => void;
+
 /**
- * Installs the checks. Call it before any route is registered: routes registered earlier are
- * not checked at start-up and answer only to write keys.
+ * Declares `request.principal` and refuses, at start-up, any route that does not say who may
+ * call it; returns the check the app's one onRequest hook runs on every request (app.ts: each
+ * hook Fastify runs costs a small request about as much as the checks inside it). Call it
+ * before any route is registered: routes registered earlier are not checked at start-up and
+ * answer only to write keys.
  */
-export function installAccessControl(app: FastifyInstance, options: AccessOptions): void {
+export function createAccessCheck(app: FastifyInstance, options: AccessOptions): AccessCheck {
   app.decorateRequest('principal', null);
 
   const table: RouteAccess[] = [];
@@ -94,10 +104,10 @@ export function installAccessControl(app: FastifyInstance, options: AccessOption
     for (const method of methods) table.push({ method, url: route.url, access });
   });
 
-  // The check runs on every request, so it takes Fastify's callback form and finishes without
-  // waiting whenever it can: a key looked up within the last half second and the in-process
-  // rate limit need no I/O, and each await would cost the request a promise and a turn.
-  app.addHook('onRequest', (request, reply, done) => {
+  // The check runs on every request, so it finishes without waiting whenever it can: a key
+  // looked up within the last half second and the in-process rate limit need no I/O, and each
+  // await would cost the request a promise and a turn.
+  return (request, reply, done) => {
     const access = accessOf(request);
     const limited = request.routeOptions.config.rateLimit !== false;
     if (access === 'public' && !limited) {
@@ -141,7 +151,7 @@ export function installAccessControl(app: FastifyInstance, options: AccessOption
     const known = presented === undefined ? null : options.accounts.knownPrincipal(presented);
     if (known !== undefined) admit(known);
     else options.accounts.authenticate(presented as string).then(admit, done);
-  });
+  };
 }
 
 /** Why the caller may not call this route, if it may not; checked after the rate limit. */

@@ -8,7 +8,7 @@ import { toIso } from './clock.ts';
  * costs a walk of every logged object, and the service logs one line per request.)
  */
 export function createLogger(level: LogLevel, destination?: pino.DestinationStream): Logger {
-  const stream = destination ?? new TurnBatchedDestination(pino.destination({ fd: 1, sync: true }));
+  const stream = destination ?? new BatchedDestination(pino.destination({ fd: 1, sync: true }));
   const logger = pino(
     {
       level,
@@ -99,40 +99,72 @@ function accessWriter(logger: Logger, stream: pino.DestinationStream): AccessLog
   };
 }
 
+/** When a BatchedDestination writes what it holds (the first limit reached). */
+export interface BatchLimits {
+  /** The longest a line waits, in milliseconds. */
+  maxDelayMs: number;
+  /** Writes as soon as this many characters wait. */
+  maxChars: number;
+}
+
+const BATCH_DEFAULTS: BatchLimits = { maxDelayMs: 25, maxChars: 32 * 1024 };
+
+// pino writes the level first: `{"level":50` is an error, 60 fatal.
+const URGENT_LINE = /^\{"level":[56]\d[,}]/;
+
 /**
- * Collects the lines logged during one turn of the event loop and writes them with one
- * synchronous write at the end of the turn. The service logs a line per request, and handing
- * each line (or each few) to libuv's thread pool cost more than formatting it; one write per
- * turn costs a fraction of that and keeps the lines in order. (sonic-boom's own buffering
- * measures the whole pending buffer on every line, which grows with the load.) Nothing waits:
- * a line reaches the file within the turn that logged it, and the last turn's lines are
- * written before the process exits. A stdout that cannot keep up slows the service down
- * (sonic-boom retries a full pipe) rather than growing an unbounded buffer.
+ * Collects log lines and writes them together with one synchronous write: 25 ms after the first
+ * of them, when 32 KiB wait, at once for an error or fatal line (with the lines before it, in
+ * order), on `flush`, and when the process exits. The service logs a line per request: written
+ * at the end of each turn of the event loop (a write and a setImmediate for every turn, about one
+ * for every request under load) the access line was a tenth of a small request's cost; batched
+ * by time it is a few writes a second. (pino's asynchronous destination hands small writes to
+ * libuv's thread pool and measures its whole pending buffer on every line, which costs more.)
+ * What this trades: a process killed outright (SIGKILL, a native crash) loses the info lines of
+ * its last 25 ms; an exit, even from an uncaught exception, loses none. A stdout that cannot
+ * keep up slows the service down (sonic-boom retries a full pipe) rather than growing an
+ * unbounded buffer.
  */
-export class TurnBatchedDestination implements pino.DestinationStream {
+export class BatchedDestination implements pino.DestinationStream {
   private pending: string[] = [];
+  private chars = 0;
+  private timer: NodeJS.Timeout | undefined;
   private readonly target: pino.DestinationStream;
+  private readonly limits: BatchLimits;
   private readonly writePending = () => {
     this.flushSync();
   };
 
   /** `target` must write synchronously (sonic-boom with `sync: true`). */
-  constructor(target: pino.DestinationStream) {
+  constructor(target: pino.DestinationStream, limits: Partial<BatchLimits> = {}) {
     this.target = target;
+    this.limits = { ...BATCH_DEFAULTS, ...limits };
   }
 
   write(line: string): void {
-    if (this.pending.push(line) === 1) {
+    this.pending.push(line);
+    this.chars += line.length;
+    if (this.chars >= this.limits.maxChars || URGENT_LINE.test(line)) {
+      this.flushSync();
+      return;
+    }
+    if (this.timer === undefined) {
       awaitingWrite.add(this);
-      setImmediate(this.writePending);
+      // Unreferenced: the exit hook below writes what a process leaves pending.
+      this.timer = setTimeout(this.writePending, this.limits.maxDelayMs).unref();
     }
   }
 
   /** Writes every pending line now (pino's `logger.flush()` and the exit hook call this). */
   flushSync(): void {
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
     if (this.pending.length === 0) return;
     const lines = this.pending.join('');
     this.pending = [];
+    this.chars = 0;
     awaitingWrite.delete(this);
     this.target.write(lines);
   }
@@ -143,9 +175,9 @@ export class TurnBatchedDestination implements pino.DestinationStream {
   }
 }
 
-// One exit hook for every destination: lines of the turn in which the process exits (say,
-// process.exit after a fatal error) are still written.
-const awaitingWrite = new Set<TurnBatchedDestination>();
+// One exit hook for every destination: lines still waiting when the process exits (say,
+// process.exit after a fatal error) are written.
+const awaitingWrite = new Set<BatchedDestination>();
 process.on('exit', () => {
   for (const destination of awaitingWrite) destination.flushSync();
 });

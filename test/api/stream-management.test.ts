@@ -167,7 +167,7 @@ for (const dialect of DIALECTS) {
         key: account.writeKey,
         headers,
       });
-      assert.equal(replay.status, 200);
+      assert.equal(replay.status, 200, JSON.stringify(replay.body));
       assert.deepEqual(replay.body, ended.body);
       assertError(
         await server.request('POST', `/v1/streams/${stream.id}/end`, { key: account.writeKey }),

@@ -1,28 +1,30 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setTimeout as delay, setImmediate as nextTurn } from 'node:timers/promises';
 import Fastify, { LogController } from 'fastify';
 import pino from 'pino';
 import { deferredChildLogger } from '../../src/http/request-logger.ts';
-import { createLogger, TurnBatchedDestination } from '../../src/shared/logger.ts';
+import { BatchedDestination, createLogger } from '../../src/shared/logger.ts';
 
 function recordingTarget() {
   const writes: string[] = [];
   return { writes, write: (chunk: string) => void writes.push(chunk) };
 }
 
-test('lines logged in one turn of the event loop are written together, in order, at its end', async () => {
+test('lines are written together, in order, once the first has waited its delay', async () => {
   const target = recordingTarget();
-  const logger = createLogger('info', new TurnBatchedDestination(target));
+  const logger = createLogger('info', new BatchedDestination(target, { maxDelayMs: 40 }));
   const before = Date.now();
   logger.info({ n: 1 }, 'first');
+  await nextTurn();
   logger.info({ n: 2 }, 'second');
   const after = Date.now();
-  assert.equal(target.writes.length, 0, 'nothing is written before the turn ends');
-
   await nextTurn();
-  assert.equal(target.writes.length, 1);
+  assert.equal(target.writes.length, 0, 'nothing is written before the delay is over');
+
+  await delay(80);
+  assert.equal(target.writes.length, 1, 'one write for both lines');
   const lines = (target.writes[0] ?? '')
     .trimEnd()
     .split('\n')
@@ -33,19 +35,52 @@ test('lines logged in one turn of the event loop are written together, in order,
   );
   for (const line of lines) {
     assert.match(line.time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    // The time a line was logged, not when it was written at the end of the turn.
+    // The time a line was logged, not when it was written.
     assert.ok(Date.parse(line.time) >= before && Date.parse(line.time) <= after, line.time);
   }
 
   logger.info('third');
-  await nextTurn();
-  assert.equal(target.writes.length, 2);
+  await delay(80);
+  assert.equal(target.writes.length, 2, 'a later line waits for a delay of its own');
   assert.match(target.writes[1] ?? '', /"msg":"third"/);
+});
+
+test('an error line is written at once, after the lines that were waiting', () => {
+  const target = recordingTarget();
+  const logger = createLogger('info', new BatchedDestination(target, { maxDelayMs: 60_000 }));
+  logger.info('before');
+  logger.warn('still waiting');
+  assert.equal(target.writes.length, 0);
+  logger.error({ code: 'boom' }, 'broke');
+  assert.equal(target.writes.length, 1);
+  assert.deepEqual(
+    (target.writes[0] ?? '')
+      .trimEnd()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { msg: string }).msg),
+    ['before', 'still waiting', 'broke'],
+  );
+  logger.fatal('worse');
+  assert.equal(target.writes.length, 2);
+});
+
+test('lines are written as soon as enough of them wait, without waiting for the delay', () => {
+  const target = recordingTarget();
+  const logger = createLogger('info', new BatchedDestination(target, { maxDelayMs: 60_000, maxChars: 1000 }));
+  let logged = 0;
+  while (target.writes.length === 0 && logged < 100) {
+    logger.info({ n: logged }, 'filler line');
+    logged++;
+  }
+  assert.equal(target.writes.length, 1);
+  assert.ok(logged > 1 && logged < 20, `${logged} lines made the first write`);
+  assert.ok((target.writes[0] ?? '').length >= 1000);
+  assert.equal((target.writes[0] ?? '').trimEnd().split('\n').length, logged);
 });
 
 test('flush writes pending lines at once', () => {
   const target = recordingTarget();
-  const logger = createLogger('info', new TurnBatchedDestination(target));
+  const logger = createLogger('info', new BatchedDestination(target));
   logger.warn('now');
   logger.flush();
   assert.equal(target.writes.length, 1);
@@ -85,7 +120,7 @@ test('a request logger becomes a child bound to the request id only when somethi
   assert.equal(root.level, 'info', "raising one request's level leaves the others alone");
 });
 
-test('a process that exits in the middle of a turn still writes the lines it logged', () => {
+test('a process that exits with lines waiting still writes them', () => {
   const loggerModule = new URL('../../src/shared/logger.ts', import.meta.url).href;
   const script = `
     const { createLogger } = await import(${JSON.stringify(loggerModule)});
