@@ -56,15 +56,21 @@ class PlainInstrument {
   }
 }
 
-const requestTallies = new Map<string, Tally>();
-const durationSpreads = new Map<string, Spread>();
+const requestTallies: Tally[] = [];
+const durationSpreads: Spread[] = [];
+/** A route's and method's tallies, found by lookups on the strings themselves (see below). */
+interface RouteMethodTallies {
+  spread: Spread;
+  byStatus: Map<number, Tally>;
+}
+const talliesByRoute = new Map<string, Map<string, RouteMethodTallies>>();
 
 processRegistry.registerMetric(
   new PlainInstrument(
     'tributary_http_requests_total',
     'HTTP requests answered, by route template, method and status code.',
     'counter',
-    () => [...requestTallies.values()].map(({ labels, count }) => ({ labels, value: count })),
+    () => requestTallies.map(({ labels, count }) => ({ labels, value: count })),
   ) as unknown as Metric,
 );
 
@@ -76,7 +82,7 @@ processRegistry.registerMetric(
     () => {
       const name = 'tributary_http_request_duration_seconds';
       const values: PlainMetric['values'] = [];
-      for (const { labels, buckets, sum, count } of durationSpreads.values()) {
+      for (const { labels, buckets, sum, count } of durationSpreads) {
         let cumulative = 0;
         DURATION_BUCKETS.forEach((bound, index) => {
           cumulative += buckets[index] ?? 0;
@@ -124,25 +130,34 @@ const publishes = new Counter({
 
 /** One answered request; `route` is its template (`/v1/streams/:id`), or `unmatched`. */
 export function recordHttpRequest(route: string, method: string, status: number, seconds: number): void {
-  // Bounded by the route templates times the status codes an app answers with.
-  const key = `${method} ${route} ${status}`;
-  let tally = requestTallies.get(key);
-  if (tally === undefined) {
-    tally = { labels: { route, method, status: String(status) }, count: 0 };
-    requestTallies.set(key, tally);
+  // Bounded by the route templates times the methods and status codes an app answers with.
+  // Found route, then method, then status: the route and method are the same string objects on
+  // every request (their hashes kept), where a key made of the three was a new string to hash.
+  let methods = talliesByRoute.get(route);
+  if (methods === undefined) {
+    methods = new Map();
+    talliesByRoute.set(route, methods);
   }
-  tally.count++;
-  const routeKey = `${method} ${route}`;
-  let spread = durationSpreads.get(routeKey);
-  if (spread === undefined) {
-    spread = {
+  let tallies = methods.get(method);
+  if (tallies === undefined) {
+    const spread = {
       labels: { route, method },
       buckets: new Float64Array(DURATION_BUCKETS.length + 1),
       sum: 0,
       count: 0,
     };
-    durationSpreads.set(routeKey, spread);
+    durationSpreads.push(spread);
+    tallies = { spread, byStatus: new Map() };
+    methods.set(method, tallies);
   }
+  let tally = tallies.byStatus.get(status);
+  if (tally === undefined) {
+    tally = { labels: { route, method, status: String(status) }, count: 0 };
+    requestTallies.push(tally);
+    tallies.byStatus.set(status, tally);
+  }
+  tally.count++;
+  const spread = tallies.spread;
   let bucket = 0;
   while (bucket < DURATION_BUCKETS.length && seconds > (DURATION_BUCKETS[bucket] ?? 0)) bucket++;
   spread.buckets[bucket] = (spread.buckets[bucket] ?? 0) + 1;
