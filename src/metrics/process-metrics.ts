@@ -56,8 +56,6 @@ class PlainInstrument {
   }
 }
 
-const requestTallies: Tally[] = [];
-const durationSpreads: Spread[] = [];
 /** A route's and method's tallies, found by lookups on the strings themselves (see below). */
 interface RouteMethodTallies {
   spread: Spread;
@@ -65,12 +63,19 @@ interface RouteMethodTallies {
 }
 const talliesByRoute = new Map<string, Map<string, RouteMethodTallies>>();
 
+function* routeMethodTallies(): Generator<RouteMethodTallies> {
+  for (const methods of talliesByRoute.values()) yield* methods.values();
+}
+
 processRegistry.registerMetric(
   new PlainInstrument(
     'tributary_http_requests_total',
     'HTTP requests answered, by route template, method and status code.',
     'counter',
-    () => requestTallies.map(({ labels, count }) => ({ labels, value: count })),
+    () =>
+      [...routeMethodTallies()].flatMap(({ byStatus }) =>
+        [...byStatus.values()].map(({ labels, count }) => ({ labels, value: count })),
+      ),
   ) as unknown as Metric,
 );
 
@@ -82,7 +87,8 @@ processRegistry.registerMetric(
     () => {
       const name = 'tributary_http_request_duration_seconds';
       const values: PlainMetric['values'] = [];
-      for (const { labels, buckets, sum, count } of durationSpreads) {
+      for (const { spread } of routeMethodTallies()) {
+        const { labels, buckets, sum, count } = spread;
         let cumulative = 0;
         DURATION_BUCKETS.forEach((bound, index) => {
           cumulative += buckets[index] ?? 0;
@@ -146,14 +152,12 @@ export function recordHttpRequest(route: string, method: string, status: number,
       sum: 0,
       count: 0,
     };
-    durationSpreads.push(spread);
     tallies = { spread, byStatus: new Map() };
     methods.set(method, tallies);
   }
   let tally = tallies.byStatus.get(status);
   if (tally === undefined) {
     tally = { labels: { route, method, status: String(status) }, count: 0 };
-    requestTallies.push(tally);
     tallies.byStatus.set(status, tally);
   }
   tally.count++;
