@@ -176,11 +176,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           clientErrorHandler.call(app, timeout, raw.socket);
         }
       }, limits.requestTimeoutMs);
+      // The socket's close too: a request whose connection goes after its answer is sent
+      // (a refused body cut off mid-way) emits neither of its own.
+      const socket = raw.socket;
       const clear = () => {
         clearTimeout(timer);
+        socket.off('close', clear);
       };
       raw.once('end', clear);
       raw.once('close', clear);
+      socket.once('close', clear);
     }
     done(null, payload);
   };

@@ -6,6 +6,7 @@ import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorCode } from '../shared/errors.ts';
 import { isUnderApiPrefix } from './access.ts';
+import { isDrainingBody } from './body-drain.ts';
 import { toValidationError, type ValidationPart } from './validation.ts';
 
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {
@@ -87,6 +88,20 @@ export function declaresBody(headers: IncomingHttpHeaders): boolean {
 }
 
 /**
+ * A refusal made before the request's body was read closes its connection, unless the body is
+ * being read out (body-drain.ts): then the connection is kept, though Fastify marks every body
+ * parser's failure `Connection: close`.
+ */
+export function closeIfBodyUnread(reply: FastifyReply): void {
+  const request = reply.request;
+  if (isDrainingBody(request.raw)) {
+    void reply.removeHeader('connection');
+  } else if (request.body === undefined && declaresBody(request.headers)) {
+    void reply.header('Connection', 'close');
+  }
+}
+
+/**
  * Every refusal is sent here, including those made before the request's body was read (by
  * authentication, rate limits, size or content type, an unknown route, or a body on GET).
  * Those close the connection: otherwise the server would go on reading, and discarding,
@@ -94,9 +109,7 @@ export function declaresBody(headers: IncomingHttpHeaders): boolean {
  * response run that phase; a response that is not a refusal has read its body.)
  */
 export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
-  if (reply.request.body === undefined && declaresBody(reply.request.headers)) {
-    void reply.header('Connection', 'close');
-  }
+  closeIfBodyUnread(reply);
   if (error.retryAfterSeconds !== undefined) void reply.header('Retry-After', error.retryAfterSeconds);
   return reply
     .code(STATUS_BY_CODE[error.code])

@@ -8,7 +8,7 @@ import { mailLinkRoutes } from './auth/mail-links.routes.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../container.ts';
 import {
-  declaresBody,
+  closeIfBodyUnread,
   sendError,
   STATUS_BY_CODE,
   toAppError,
@@ -50,7 +50,7 @@ async function sendErrorPage(
   error: AppError,
 ): Promise<FastifyReply> {
   // Refused before its body was read: the connection closes, as sendError does for the envelope.
-  if (request.body === undefined && declaresBody(request.headers)) void reply.header('Connection', 'close');
+  closeIfBodyUnread(reply);
   await sessions.attach(request, reply);
   const status = STATUS_BY_CODE[error.code];
   return sendPage(reply, renderErrorPage(request, status, error.code, error.message), status);

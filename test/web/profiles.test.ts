@@ -49,8 +49,8 @@ export async function postImage(
 }
 
 /**
- * Posts a multipart avatar with node:http, which stops sending when the server answers and
- * closes (fetch would go on sending the rest in the background and hold the test process).
+ * Posts a multipart avatar with node:http, which stops waiting on its body once the server has
+ * answered (the server reads the rest and drops it: test/web/oversized-upload.test.ts).
  */
 function postRaw(server: TestApp, agent: WebAgent, bytes: Buffer): Promise<{ status: number; body: string }> {
   return agent.csrf('/account').then(

@@ -5,6 +5,7 @@
 // refusal shows the page with the reason. The images are served by profileImageRoutes.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
+import { drainRefusedBody } from '../../http/body-drain.ts';
 import { STATUS_BY_CODE } from '../../http/error-handler.ts';
 import { sendFile } from '../../media/media-files.ts';
 import { MediaCache } from '../../media/media-cache.ts';
@@ -89,16 +90,11 @@ async function parseImageForm(contentType: string, bytes: Buffer): Promise<Image
 export async function profileRoutes(app: FastifyInstance, options: WebRoutesOptions): Promise<void> {
   const { profiles, logins, mail } = options.services;
 
-  const unread = new WeakSet<object>();
-  app.addHook('onResponse', async (request) => {
-    if (unread.has(request.raw)) request.raw.socket.destroy();
-  });
   app.addContentTypeParser('multipart/form-data', (request, payload, done) => {
     readBounded(payload, PROFILE_IMAGE_MAX_BYTES + FORM_OVERHEAD_BYTES)
       .catch((error: unknown) => {
-        // The rest of a body too large is never read: once the refusal is sent, the
-        // connection goes (it would otherwise wait for bytes nobody reads).
-        unread.add(request.raw);
+        // The rest of a body too large is read and dropped, so the refusal reaches the browser.
+        drainRefusedBody(request.raw);
         throw error;
       })
       .then((bytes) => parseImageForm(request.headers['content-type'] ?? '', bytes))
