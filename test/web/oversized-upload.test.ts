@@ -66,7 +66,8 @@ describe('an image too large for the form', () => {
         `attempt ${attempt}: ${exchange.raw.subarray(0, 300).toString()}`,
       );
       const [refusal, page] = exchange.responses;
-      assert.match(refusal?.body ?? '', /larger than 5 MB/);
+      // The account page, with the reason by the forms.
+      assert.match(refusal?.body ?? '', /id="account-notice"[^]*larger than 5 MB/);
       assert.equal(refusal?.headers.connection, undefined, 'the refusal keeps the connection');
       assert.match(page?.body ?? '', /id="avatar-form"/);
     }

@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { drainRefusedBody } from '../../http/body-drain.ts';
-import { STATUS_BY_CODE } from '../../http/error-handler.ts';
+import { closeIfBodyUnread, STATUS_BY_CODE } from '../../http/error-handler.ts';
 import { sendFile } from '../../media/media-files.ts';
 import { MediaCache } from '../../media/media-cache.ts';
 import type { Services } from '../../container.ts';
@@ -126,6 +126,17 @@ export async function profileRoutes(app: FastifyInstance, options: WebRoutesOpti
       STATUS_BY_CODE[error.code],
     );
   };
+
+  // A form refused by its body parser (too large, or not a form) never reaches its route: the
+  // account page with the reason all the same, as for every other refusal here. Anything else
+  // goes on to the pages' error handler.
+  app.setErrorHandler(async (error: unknown, request, reply) => {
+    const user = request.webUser;
+    if (!user || !(error instanceof AppError)) throw error;
+    if (error.code !== 'payload_too_large' && error.code !== 'malformed_request') throw error;
+    closeIfBodyUnread(reply);
+    return refused(request, reply, user, error);
+  });
 
   app.post<{ Body: Static<typeof ProfileForm> }>(
     '/account/profile',
