@@ -72,6 +72,26 @@ test('a creator uploads an avatar and a banner and writes a bio; the channel sho
   await page.locator('#account-notice').waitFor();
   assert.match((await page.textContent('#account-notice')) ?? '', /not a PNG, JPEG, GIF or WebP image/);
 
+  // A file far over 5 MB: refused while it arrives, and the browser shows why, not a reset.
+  const tooLarge = path.join(dir, 'huge.png');
+  fs.writeFileSync(tooLarge, Buffer.alloc(24 * 1024 * 1024, 1));
+  await page.getByLabel('Avatar').setInputFiles(tooLarge);
+  const [refusal] = await Promise.all([
+    page.waitForResponse((response) => response.url().endsWith('/account/avatar')),
+    page.getByRole('button', { name: 'Upload avatar' }).click(),
+  ]);
+  assert.equal(refusal.status(), 413);
+  await page.waitForLoadState();
+  assert.match((await page.textContent('#account-notice')) ?? '', /larger than 5 MB: choose a smaller file/);
+  await screenshotBothWidths(page, 'profile-image-too-large');
+  // On a phone the page fits its width (the banner's preview once pushed it sideways).
+  await page.setViewportSize({ width: 390, height: 844 });
+  assert.ok(
+    await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+    'no sideways scrolling at 390 px',
+  );
+  await page.setViewportSize({ width: 1280, height: 720 });
+
   await page.getByLabel('Avatar').setInputFiles(avatarFile);
   await Promise.all([
     page.waitForURL(/saved=avatar/),
