@@ -87,7 +87,13 @@ test('a creator uploads an avatar and a banner and writes a bio; the channel sho
   // On a phone the page fits its width (the banner's preview once pushed it sideways).
   await page.setViewportSize({ width: 390, height: 844 });
   assert.ok(
-    await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+    await page.evaluate(() => {
+      const win = globalThis as unknown as {
+        innerWidth: number;
+        document: { documentElement: { scrollWidth: number } };
+      };
+      return win.document.documentElement.scrollWidth <= win.innerWidth;
+    }),
     'no sideways scrolling at 390 px',
   );
   await page.setViewportSize({ width: 1280, height: 720 });
