@@ -13,29 +13,35 @@ export const DRAIN_MAX_MS = 10_000;
 const draining = new WeakSet<IncomingMessage>();
 
 /**
- * Reads the rest of `request`'s body and drops it; past `DRAIN_MAX_BYTES` or `DRAIN_MAX_MS` the
- * connection is destroyed (the client then sees a reset, as it would from any server).
+ * Reads the rest of `request`'s body and drops it; past `maxBytes` more or `maxMs` (by default
+ * DRAIN_MAX_BYTES and DRAIN_MAX_MS) the connection is destroyed (the client then sees a reset,
+ * as it would from any server).
  */
-export function drainRefusedBody(request: IncomingMessage): void {
+export function drainRefusedBody(
+  request: IncomingMessage,
+  limits: { maxBytes: number; maxMs: number } = { maxBytes: DRAIN_MAX_BYTES, maxMs: DRAIN_MAX_MS },
+): void {
   if (draining.has(request) || request.complete) return;
   draining.add(request);
   let bytes = 0;
-  const giveUp = () => {
+  const socket = request.socket;
+  // The socket's listener goes when the body ends: a kept connection may drain many bodies.
+  const settle = () => {
     clearTimeout(timer);
-    request.socket.destroy();
+    socket.off('close', settle);
   };
-  const timer = setTimeout(giveUp, DRAIN_MAX_MS);
+  const giveUp = () => {
+    settle();
+    socket.destroy();
+  };
+  const timer = setTimeout(giveUp, limits.maxMs);
   timer.unref();
   request.on('data', (chunk: Buffer) => {
     bytes += chunk.length;
-    if (bytes > DRAIN_MAX_BYTES) giveUp();
+    if (bytes > limits.maxBytes) giveUp();
   });
-  request.once('end', () => {
-    clearTimeout(timer);
-  });
-  request.socket.once('close', () => {
-    clearTimeout(timer);
-  });
+  request.once('end', settle);
+  socket.once('close', settle);
   request.resume();
 }
 
