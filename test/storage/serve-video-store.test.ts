@@ -70,7 +70,12 @@ test(
       }
     });
     await until('the worker to move the video', () => !fs.existsSync(folder), 60_000);
-    assert.match(worker.output(), /video media stored in the object store; local folder removed/);
+    // Log lines reach the pipe in batches, up to 25 ms after they are written (src/shared/logger.ts).
+    await until(
+      'the worker to say so',
+      () => /video media stored in the object store; local folder removed/.test(worker.output()),
+      5_000,
+    );
     await until('serve to listen', () => server.output().includes('"msg":"listening"'), 60_000);
 
     const base = `http://127.0.0.1:${port}/media/videos/${videoId}`;
