@@ -49,6 +49,8 @@ const MEASURE_SECONDS = Number(process.env.TEST_LATENCY_SECONDS ?? 20);
  * further behind never gets there.
  */
 const WINDOW_MS = 5000;
+/** How late (three frames at 30 fps) the first frame's stamp may be against the date it fixed. */
+const FIRST_STAMP_LATENESS_MS = 100;
 const WAIT_MS = 180_000;
 
 async function liveStream(t: TestContext, server: MediaTestServer, mode: Mode) {
@@ -216,9 +218,9 @@ describe('live latency in Chromium, on sqlite', () => {
       // arrived least late), the later segments by adding durations (checked above). So the
       // first segment's date lies between the moment its first video frame was made (the clock
       // burned into it, less how far into the segment that frame comes) and the moment the
-      // publish's first message reached the ingest (the ingest's log): an order of events, which
-      // no amount of load reverses. ffmpeg's own dates, from when its muxer started, came after
-      // the media reached the ingest (about 2 s, on an idle machine).
+      // publish's first message reached the ingest (the ingest's log): an order of events, up to
+      // how late the first frame was stamped (below). ffmpeg's own dates, from when its muxer
+      // started, came after the media reached the ingest (about 2 s, on an idle machine).
       const [, firstDate, , firstUri] = entries[0]!;
       assert.match(firstUri!, /seg00000\.ts$/);
       const segment = new URL(firstUri!, new URL(info.playback_url, stream.stream_url)).href;
@@ -229,7 +231,14 @@ describe('live latency in Chromium, on sqlite', () => {
         `${firstUri} dated ${dated - made} ms after its media was made, ` +
           `${reached - dated} ms before it reached the ingest`,
       );
-      assert.ok(made <= dated, `${firstUri} is dated ${made - dated} ms before its media was made`);
+      // Within a few frames: a stamp is taken when its frame leaves the paced source, so on a
+      // loaded machine the first frame can leave (and be stamped) tens of ms late while a later
+      // frame, on time, fixes the date (the full suite once saw 26 ms). ffmpeg's own dates were
+      // about 2 s off, so this still tells the two apart.
+      assert.ok(
+        made <= dated + FIRST_STAMP_LATENESS_MS,
+        `${firstUri} is dated ${made - dated} ms before its media was made`,
+      );
       assert.ok(dated <= reached, `${firstUri} is dated ${dated - reached} ms after its media arrived`);
 
       const { samples, rejected } = await sample(
