@@ -7,16 +7,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { systemClock } from '../../src/shared/clock.ts';
-import { startTestApp } from '../helpers/app.ts';
-import { startReceiver } from '../helpers/https-receiver.ts';
+import { startCreatorWithContent } from '../helpers/creator-with-content.ts';
 import { launchBrowser } from '../helpers/media-browser.ts';
 import { waitFor } from '../helpers/wait.ts';
-import { signInBrowser, signUp } from '../helpers/web.ts';
+import { signInBrowser } from '../helpers/web.ts';
 import { expectNoSeriousAxeViolations, screenshotBothWidths } from '../helpers/web-browser.ts';
-
-const PASSWORD = 'browser test password';
-const LONG_TITLE = 'Friday night build: shipping the dashboard and fixing the player before the weekend';
 
 interface Layout {
   viewport: number;
@@ -80,43 +75,10 @@ async function expectCards(page: Page, table: string): Promise<void> {
 }
 
 test('at 390 px the streams, videos, webhooks, deliveries, attempts and keys tables read as cards', async (t) => {
-  const server = await startTestApp(t, {
-    dialect: 'sqlite',
-    clock: systemClock,
-    worker: true,
-    rateLimitPerIp: 100_000,
-  });
-  const receiver = await startReceiver();
-  t.after(() => receiver.close());
-  await signUp(server.origin, { name: 'Ada', email: 'ada@example.com', password: PASSWORD });
-  const { id: userId } = await server.services.database.db
-    .selectFrom('users')
-    .select('id')
-    .where('email', '=', 'ada@example.com')
-    .executeTakeFirstOrThrow();
-  const { streams, videos, webhooks, accounts } = server.services;
-  const { stream: live } = await streams.create(userId, { title: LONG_TITLE, category: 'just-chatting' });
-  await streams.goLive(live.id);
-  await streams.create(userId, { title: 'Standby', category: 'science-and-technology', privacy: 'private' });
-  await streams.create(userId, {
-    title: 'Tomorrow',
-    scheduledAt: new Date(Date.now() + 86_400_000).toISOString(),
-  });
-  for (const title of [LONG_TITLE, 'Last week']) {
-    await videos.publish({
-      creatorId: userId,
-      title,
-      durationSeconds: 3725,
-      category: 'science-and-technology',
-    });
-  }
-  const hook = await webhooks.register(userId, { url: receiver.url(), events: ['*'] });
-  await accounts.createKey(userId, 'write');
-  await accounts.createKey(userId, 'read');
-  await receiver.waitForRequests(1);
+  const { server, email, password, webhookId } = await startCreatorWithContent(t);
 
   const context = await launchBrowser(t);
-  await signInBrowser(context, server.origin, { email: 'ada@example.com', password: PASSWORD });
+  await signInBrowser(context, server.origin, { email, password });
   const page = await context.newPage();
 
   await page.goto(`${server.origin}/dashboard/streams`);
@@ -132,7 +94,7 @@ test('at 390 px the streams, videos, webhooks, deliveries, attempts and keys tab
 
   await waitFor(
     async () => {
-      await page.goto(`${server.origin}/dashboard/webhooks/${hook.row.id}`);
+      await page.goto(`${server.origin}/dashboard/webhooks/${webhookId}`);
       return (await page.locator('#delivery-log tr[data-status="succeeded"]').count()) >= 1;
     },
     { timeoutMs: 15_000, what: 'the ping in the log' },

@@ -7,18 +7,14 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { systemClock } from '../../src/shared/clock.ts';
-import { startTestApp } from '../helpers/app.ts';
-import { startReceiver } from '../helpers/https-receiver.ts';
+import { startCreatorWithContent } from '../helpers/creator-with-content.ts';
 import { launchBrowser } from '../helpers/media-browser.ts';
-import { signInBrowser, signUp } from '../helpers/web.ts';
+import { signInBrowser } from '../helpers/web.ts';
 import { screenshotFolder } from '../helpers/web-browser.ts';
 
-const PASSWORD = 'phone width password';
 const MAX_PAGES = 80;
 /** Pages of one template visited at most (query variants and other ids of the same page). */
 const PER_TEMPLATE = 2;
-const LONG_TITLE = 'Friday night build: shipping the dashboard and fixing the player before the weekend';
 /** Not pages: media, files, feeds, the event stream, and links that act (sign out is a form). */
 const SKIP =
   /\.(m3u8|ts|m4s|mp4|jpg|png|webp|css|js|json|xml|vtt)(\?|$)|^\/(hls|media|profiles|assets|static|v1|oembed)\/|\/events$|\/status$/;
@@ -36,42 +32,17 @@ interface Overflow {
 }
 
 test('at 390 px no page a creator reaches scrolls sideways', async (t) => {
-  const server = await startTestApp(t, {
-    dialect: 'sqlite',
-    clock: systemClock,
-    worker: true,
-    rateLimitPerIp: 100_000,
-  });
-  const receiver = await startReceiver();
-  t.after(() => receiver.close());
-  await signUp(server.origin, { name: 'Ada Lovelace', email: 'ada@example.com', password: PASSWORD });
-  const { id: userId } = await server.services.database.db
-    .selectFrom('users')
-    .select('id')
-    .where('email', '=', 'ada@example.com')
-    .executeTakeFirstOrThrow();
-  const { streams, videos, webhooks, accounts, profiles } = server.services;
-  await profiles.update(userId, {
+  const { server, userId, email, password } = await startCreatorWithContent(t, 'Ada Lovelace');
+  await server.services.profiles.update(userId, {
     name: 'Ada Lovelace',
     bio: 'Notes on the Analytical Engine, every Tuesday, with a rather long sentence to wrap.',
     links: 'https://example.com/a-rather-long-path/that-keeps-going/and-going',
   });
-  const { stream: live } = await streams.create(userId, { title: LONG_TITLE, category: 'just-chatting' });
-  await streams.goLive(live.id);
-  await streams.create(userId, { title: 'Standby', category: 'science-and-technology', privacy: 'private' });
-  await streams.create(userId, {
-    title: 'Tomorrow',
-    scheduledAt: new Date(Date.now() + 86_400_000).toISOString(),
-  });
-  await videos.publish({ creatorId: userId, title: LONG_TITLE, durationSeconds: 3725, category: 'music' });
-  await webhooks.register(userId, { url: receiver.url(), events: ['*'] });
-  await accounts.createKey(userId, 'write');
-  await receiver.waitForRequests(1);
 
   const context = await launchBrowser(t);
   // A visitor first (sign-in, sign-up and the public pages), then the creator signed in.
   const visitor = await crawl(await context.newPage(), server.origin, ['/', '/sign-in', '/sign-up']);
-  await signInBrowser(context, server.origin, { email: 'ada@example.com', password: PASSWORD });
+  await signInBrowser(context, server.origin, { email, password });
   const creator = await crawl(await context.newPage(), server.origin, [
     '/',
     '/dashboard',
