@@ -32,6 +32,7 @@ import { viewerRoutes } from './viewer/viewer.routes.ts';
 import { adminRoutes } from './admin/admin.routes.ts';
 import { reportRoutes } from './admin/report.routes.ts';
 import { suspendedGate } from './admin/suspended-gate.ts';
+import { wantsJson } from './wants-json.ts';
 
 /** The sessions of the site at PUBLIC_URL, shared by the pages, the access check and error pages. */
 export function createWebSessions(services: Services): WebSessions {
@@ -94,10 +95,4 @@ export function webPlugin(
       await pages.register(adminRoutes, options);
     });
   };
-}
-
-/** Scripts that ask for JSON get the API's envelope; browsers get a page. */
-function wantsJson(request: FastifyRequest): boolean {
-  const accept = request.headers.accept ?? '';
-  return accept.includes('application/json') && !accept.includes('text/html');
 }

@@ -15,7 +15,12 @@ import { signUp, type WebAgent } from '../helpers/web.ts';
  * A multipart avatar of `size` bytes, sent in one write, then a GET of /account on the same
  * connection: both answers come back when the connection survives the refusal.
  */
-async function postThenGet(server: TestApp, user: WebAgent, size: number): Promise<RawExchange> {
+async function postThenGet(
+  server: TestApp,
+  user: WebAgent,
+  size: number,
+  extraHeaders: string[] = [],
+): Promise<RawExchange> {
   const csrf = await user.csrf('/account');
   const host = new URL(server.origin).host;
   const boundary = 'oversizedboundary';
@@ -35,6 +40,7 @@ async function postThenGet(server: TestApp, user: WebAgent, size: number): Promi
     `Cookie: ${user.cookie}`,
     `Content-Type: multipart/form-data; boundary=${boundary}`,
     `Content-Length: ${form.length}`,
+    ...extraHeaders,
   ];
   const get = ['GET /account HTTP/1.1', `Host: ${host}`, `Cookie: ${user.cookie}`, 'Connection: close'];
   return rawExchange(
@@ -71,6 +77,18 @@ describe('an image too large for the form', () => {
       assert.equal(refusal?.headers.connection, undefined, 'the refusal keeps the connection');
       assert.match(page?.body ?? '', /id="avatar-form"/);
     }
+
+    // A script that asks for JSON gets the API's envelope, not the page.
+    const scripted = await postThenGet(server, user, 2 * PROFILE_IMAGE_MAX_BYTES, [
+      'Accept: application/json',
+    ]);
+    assert.deepEqual(
+      scripted.responses.map((response) => response.status),
+      [413, 200],
+    );
+    assert.match(scripted.responses[0]?.headers['content-type'] ?? '', /^application\/json/);
+    const envelope = JSON.parse(scripted.responses[0]?.body ?? '') as { error: { code: string } };
+    assert.equal(envelope.error.code, 'payload_too_large');
 
     // Past what is worth reading (the image's limit and DRAIN_MAX_BYTES more), the connection goes.
     const huge = await postThenGet(server, user, PROFILE_IMAGE_MAX_BYTES + DRAIN_MAX_BYTES + 8 * 1024 * 1024);

@@ -15,6 +15,7 @@ import { followingSection, homeBody, homePage } from './home.page.ts';
 import { watchPage, type WatchChat } from './watch.page.ts';
 import { toChatMessage } from '../../chat/chat.serializer.ts';
 import type { WatchInfo } from '../../media/watch.service.ts';
+import { wantsJson } from '../wants-json.ts';
 
 /** Chat messages a video's page replays. */
 const REPLAY_MESSAGES = 2000;
@@ -225,9 +226,4 @@ export async function viewerRoutes(app: FastifyInstance, options: WebRoutesOptio
   );
   app.post('/channels/:id/subscribe', { config: { access: 'page' }, schema: postSchema }, change(true));
   app.post('/channels/:id/unsubscribe', { config: { access: 'page' }, schema: postSchema }, change(false));
-}
-
-function wantsJson(request: FastifyRequest): boolean {
-  const accept = request.headers.accept ?? '';
-  return accept.includes('application/json') && !accept.includes('text/html');
 }
