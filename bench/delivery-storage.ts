@@ -12,7 +12,8 @@
 //   written-once   no pending row and no claim: the row written once, settled, when the attempt
 //                  ends (what a worker sending straight from the outbox would store)
 //   written-once-no-attempt-row  both
-// Batches are the sizes the throughput bench sees: 86 claims a cycle, 10 webhooks of one account.
+// Batches are the sizes the throughput bench sees: 86 claims a cycle (BENCH_PER_CYCLE to change),
+// 10 webhooks of one account.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -40,7 +41,7 @@ type Variant = (typeof VARIANTS)[number];
 const EVENTS = Number(process.env.BENCH_DELIVERY_EVENTS ?? 10_000);
 const WEBHOOKS = 10;
 /** Deliveries claimed (or sent) a cycle: what the throughput bench's worker averaged. */
-const PER_CYCLE = 86;
+const PER_CYCLE = Number(process.env.BENCH_PER_CYCLE ?? 86);
 const LEASE = 'lease_bench';
 
 interface Figures {
