@@ -64,6 +64,8 @@ test(`image form fuzzing (seed ${SEED}) never gets a 5xx or a hang`, async (t) =
     const declared = rng.pick([boundary, 'other', '']);
     const payload = body(rng, csrf, boundary);
     const framing = rng.int(4);
+    // A script asking for JSON gets the API's envelope; a browser (or no preference) the page.
+    const accept = rng.pick(['', 'text/html', 'application/json', '*/*']);
     const headers = [
       `POST /account/${rng.pick(['avatar', 'banner'])} HTTP/1.1`,
       `Host: ${host}`,
@@ -71,6 +73,7 @@ test(`image form fuzzing (seed ${SEED}) never gets a 5xx or a hang`, async (t) =
       `Cookie: ${user.cookie}`,
       `Content-Type: ${rng.pick(['multipart/form-data', 'multipart/form-data; boundary=', 'image/png'])}${declared ? `; boundary=${declared}` : ''}`,
       'Connection: close',
+      ...(accept ? [`Accept: ${accept}`] : []),
     ];
     let wire: Buffer;
     if (framing === 0) {
@@ -93,6 +96,9 @@ test(`image form fuzzing (seed ${SEED}) never gets a 5xx or a hang`, async (t) =
     for (const response of exchange.responses) {
       statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
       assert.ok(response.status < 500, `${where}: ${response.status} ${response.body.slice(0, 300)}`);
+      if (accept === 'application/json' && response.status >= 400) {
+        assert.match(response.headers['content-type'] ?? '', /^application\/json/, `${where}: not JSON`);
+      }
     }
     // A body that never ends waits for the server's timeouts; anything else is answered and closed.
     if (framing !== 2) assert.ok(exchange.closed, `${where}: the connection was left open`);
