@@ -2,7 +2,7 @@
 // nodemailer's pooled transport), or, without one, the terminal and the log (the embedded
 // default, as a development mail backend does). The queue (mail-worker.ts) retries what an
 // SMTP server did not accept.
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 
 export interface OutgoingMail {
@@ -38,25 +38,30 @@ export function smtpTransport(
 ): MailTransport {
   const timeouts = options.timeouts ?? DEFAULT_SMTP_TIMEOUTS;
   const url = new URL(smtpUrl);
-  const transporter = nodemailer.createTransport({
-    pool: true,
-    maxConnections: options.maxConnections ?? 4,
-    host: url.hostname.replace(/^\[|\]$/g, ''),
-    port: url.port === '' ? (url.protocol === 'smtps:' ? 465 : 587) : Number(url.port),
-    secure: url.protocol === 'smtps:',
-    ...(url.username === ''
-      ? {}
-      : { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } }),
-    connectionTimeout: timeouts.connectMs,
-    greetingTimeout: timeouts.connectMs,
-    socketTimeout: timeouts.socketMs,
-    disableFileAccess: true,
-    disableUrlAccess: true,
-  });
+  // nodemailer is loaded with the first SMTP transport: a process without SMTP_URL never needs
+  // it, and it is about 5 MB of every process's heap.
+  const transporter: Promise<Transporter> = import('nodemailer').then(({ default: nodemailer }) =>
+    nodemailer.createTransport({
+      pool: true,
+      maxConnections: options.maxConnections ?? 4,
+      host: url.hostname.replace(/^\[|\]$/g, ''),
+      port: url.port === '' ? (url.protocol === 'smtps:' ? 465 : 587) : Number(url.port),
+      secure: url.protocol === 'smtps:',
+      ...(url.username === ''
+        ? {}
+        : { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } }),
+      connectionTimeout: timeouts.connectMs,
+      greetingTimeout: timeouts.connectMs,
+      socketTimeout: timeouts.socketMs,
+      disableFileAccess: true,
+      disableUrlAccess: true,
+    }),
+  );
   return {
     kind: 'smtp',
     async send(mail) {
-      await transporter.sendMail({
+      const opened = await transporter;
+      await opened.sendMail({
         from: mail.from,
         to: mail.to,
         subject: mail.subject,
@@ -67,7 +72,9 @@ export function smtpTransport(
       });
     },
     close() {
-      transporter.close();
+      void transporter.then((opened) => {
+        opened.close();
+      });
     },
   };
 }
