@@ -39,7 +39,7 @@ export function smtpTransport(
   const timeouts = options.timeouts ?? DEFAULT_SMTP_TIMEOUTS;
   const url = new URL(smtpUrl);
   // nodemailer is loaded with the first SMTP transport: a process without SMTP_URL never needs
-  // it, and it is about 5 MB of every process's heap.
+  // it (about 2 MB of the process's memory).
   const transporter: Promise<Transporter> = import('nodemailer').then(({ default: nodemailer }) =>
     nodemailer.createTransport({
       pool: true,
