@@ -24,6 +24,7 @@ import {
   sendError,
   toAppError,
 } from './http/error-handler.ts';
+import { isDrainingBody } from './http/body-drain.ts';
 import { healthRoutes } from './http/health.routes.ts';
 import { openApiRoutes, openApiOptions } from './http/openapi.ts';
 import type { RateLimitStore } from './http/rate-limit-store.ts';
@@ -167,14 +168,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const raw = request.raw;
     if (!raw.complete) {
       const timer = setTimeout(() => {
-        if (!raw.complete) {
-          const timeout = Object.assign(new Error('request timeout'), {
-            code: 'ERR_HTTP_REQUEST_TIMEOUT',
-            bytesParsed: 0,
-            rawPacket: { type: 'Buffer', data: [] },
-          });
-          clientErrorHandler.call(app, timeout, raw.socket);
+        if (raw.complete) return;
+        // A refused body being read out has had its answer: another would come unasked.
+        if (isDrainingBody(raw)) {
+          raw.socket.destroy();
+          return;
         }
+        const timeout = Object.assign(new Error('request timeout'), {
+          code: 'ERR_HTTP_REQUEST_TIMEOUT',
+          bytesParsed: 0,
+          rawPacket: { type: 'Buffer', data: [] },
+        });
+        clientErrorHandler.call(app, timeout, raw.socket);
       }, limits.requestTimeoutMs);
       // The socket's close too: a request whose connection goes after its answer is sent
       // (a refused body cut off mid-way) emits neither of its own.

@@ -102,4 +102,53 @@ describe('an image too large for the form', () => {
       .executeTakeFirstOrThrow();
     assert.equal((await server.services.profiles.find(id))?.avatar.status, 'none');
   });
+
+  test('a refused form still arriving at the request timeout gets its 413 and a close, nothing more', async (t) => {
+    const server = await startTestServer(t, {
+      dialect: 'sqlite',
+      clock: systemClock,
+      rateLimitPerIp: 1000,
+      http: { requestTimeoutMs: 1500 },
+    });
+    const user = await signUp(server.origin, {
+      name: 'Ada',
+      email: 'ada@example.com',
+      password: 'oversized test password',
+    });
+    const csrf = await user.csrf('/account');
+    const boundary = 'slowboundary';
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="_csrf"\r\n\r\n${csrf}\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="big.png"\r\n` +
+        'Content-Type: image/png\r\n\r\n',
+    );
+    const declared = head.length + 2 * PROFILE_IMAGE_MAX_BYTES;
+    const request = [
+      'POST /account/avatar HTTP/1.1',
+      `Host: ${new URL(server.origin).host}`,
+      `Origin: ${server.origin}`,
+      `Cookie: ${user.cookie}`,
+      `Content-Type: multipart/form-data; boundary=${boundary}`,
+      `Content-Length: ${declared}`,
+    ];
+    // Past the limit at once, then the rest far too slowly: the request timeout comes first.
+    const exchange = await rawExchange(
+      server.port,
+      Buffer.concat([
+        Buffer.from(`${request.join('\r\n')}\r\n\r\n`),
+        head,
+        Buffer.alloc(PROFILE_IMAGE_MAX_BYTES + 64 * 1024, 1),
+      ]),
+      {
+        trickle: { pieces: Array.from({ length: 40 }, () => Buffer.alloc(1024, 1)), intervalMs: 100 },
+        waitMs: 6000,
+      },
+    );
+    assert.deepEqual(
+      exchange.responses.map((response) => response.status),
+      [413],
+    );
+    assert.equal(exchange.leftover, '', 'no second, unasked-for answer after the 413');
+    assert.equal(exchange.closed, true);
+  });
 });
