@@ -97,7 +97,11 @@ test(`image form fuzzing (seed ${SEED}) never gets a 5xx or a hang`, async (t) =
       statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
       assert.ok(response.status < 500, `${where}: ${response.status} ${response.body.slice(0, 300)}`);
       if (accept === 'application/json' && response.status >= 400) {
-        assert.match(response.headers['content-type'] ?? '', /^application\/json/, `${where}: not JSON`);
+        assert.match(
+          response.headers['content-type'] ?? '',
+          /^application\/json/,
+          `${where}: ${response.status} not JSON: ${response.body.slice(0, 200)}`,
+        );
       }
     }
     // A body that never ends waits for the server's timeouts; anything else is answered and closed.

@@ -35,14 +35,18 @@ export async function postImage(
   kind: 'avatar' | 'banner',
   bytes: Buffer,
   filename: string,
-  options: { csrf?: boolean } = {},
+  options: { csrf?: boolean; accept?: string } = {},
 ): Promise<Response> {
   const form = new FormData();
   if (options.csrf !== false) form.append('_csrf', await agent.csrf('/account'));
   form.append('image', new Blob([new Uint8Array(bytes)]), filename);
   return fetch(`${server.origin}/account/${kind}`, {
     method: 'POST',
-    headers: { cookie: agent.cookie, origin: server.origin },
+    headers: {
+      cookie: agent.cookie,
+      origin: server.origin,
+      ...(options.accept === undefined ? {} : { accept: options.accept }),
+    },
     body: form,
     redirect: 'manual',
   });
@@ -282,6 +286,14 @@ for (const dialect of DIALECTS) {
         assert.match(page, message);
         assert.match(page, /id="account-notice"/);
       }
+      // A script that asks for JSON gets the API's envelope instead of the page.
+      const scripted = await postImage(server, agent, 'avatar', text, 'x.png', {
+        accept: 'application/json',
+      });
+      assert.equal(scripted.status, 422);
+      assert.match(scripted.headers.get('content-type') ?? '', /^application\/json/);
+      const envelope = (await scripted.json()) as { error: { message: string } };
+      assert.match(envelope.error.message, /This file is not a PNG, JPEG, GIF or WebP image/);
       // Too large: refused while it arrives.
       const huge = Buffer.concat([png, Buffer.alloc(6 * 1024 * 1024)]);
       const tooLarge = await postRaw(server, agent, huge);

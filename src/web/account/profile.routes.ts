@@ -109,10 +109,14 @@ export async function profileRoutes(app: FastifyInstance, options: WebRoutesOpti
       );
   });
 
-  /** The account page again, with the refusal; any other error is the error page's. */
+  /**
+   * The account page again, with the refusal; any other error is the error page's, and a script
+   * that asks for JSON gets the envelope from the pages' error handler.
+   */
   const refused = async (request: FastifyRequest, reply: FastifyReply, user: WebUser, error: unknown) => {
     if (!(error instanceof AppError) || error.code === 'internal_error') throw error;
     if (error.code === 'rate_limit_exceeded') void reply.header('Retry-After', 900);
+    if (wantsJson(request)) throw error;
     const profile = await profiles.find(user.id);
     if (!profile) throw error;
     return sendPage(
