@@ -90,6 +90,15 @@ for (const dialect of DIALECTS) {
     const short = await agent.post('/sign-up', { name: 'Ed', email: 'ed@example.com', password: 'short' });
     assert.equal(short.status, 400);
     assert.match(await short.text(), /id="password"[^>]*aria-invalid="true"/);
+    // A script that asks for JSON gets the API's envelope, with the same status and code.
+    const scripted = await agent.post(
+      '/sign-in',
+      { email: 'di@example.com', password: 'not the password' },
+      { accept: 'application/json' },
+    );
+    assert.equal(scripted.status, 401);
+    assert.match(scripted.headers.get('content-type') ?? '', /^application\/json/);
+    assert.equal(((await scripted.json()) as { error: { code: string } }).error.code, 'invalid_credentials');
   });
 }
 
@@ -220,6 +229,15 @@ test('wrong current passwords on /account are throttled like sign-ins: the 11th 
   assert.equal(refused.status, 429);
   assert.equal(refused.headers.get('retry-after'), '900');
   assert.match(await refused.text(), /Too many wrong current passwords/);
+  // Asked for as JSON: the envelope, still saying when to come back.
+  const scripted = await session.post(
+    '/account/password',
+    { current_password: PASSWORD, password: 'a new password!' },
+    { accept: 'application/json' },
+  );
+  assert.equal(scripted.status, 429);
+  assert.equal(scripted.headers.get('retry-after'), '900');
+  assert.equal(((await scripted.json()) as { error: { code: string } }).error.code, 'rate_limit_exceeded');
   await signIn(server.origin, { email: 'pax@example.com', password: PASSWORD });
 
   clock.advance(SIGN_IN_WINDOW_MS + 1);

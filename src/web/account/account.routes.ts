@@ -14,6 +14,7 @@ import type { WebUser } from '../session/types.ts';
 import type { WebRoutesOptions } from '../web-options.ts';
 import type { Profile } from '../../profiles/profile.service.ts';
 import { profileSections } from './profile.pages.ts';
+import { formRefusal } from '../form-refusal.ts';
 
 /** What a redirect after a saved form says on the account page (`?saved=`). */
 const SAVED: Record<string, string> = {
@@ -170,18 +171,17 @@ export async function accountRoutes(app: FastifyInstance, options: WebRoutesOpti
             ? await logins.setLogin(user.id, { email, password })
             : (await logins.changePassword(user.id, current, password), user);
       } catch (error) {
-        if (!(error instanceof AppError) || error.code === 'internal_error') throw error;
-        if (error.code === 'rate_limit_exceeded') void reply.header('Retry-After', 900);
+        const refusal = formRefusal(request, reply, error, 900);
         return sendPage(
           reply,
           accountPage(
             request,
             user,
             await profileOf(user),
-            { kind: 'error', message: error.message },
+            { kind: 'error', message: refusal.message },
             verify,
           ),
-          STATUS_BY_CODE[error.code],
+          STATUS_BY_CODE[refusal.code],
         );
       }
       // Whoever knew the old password is signed out everywhere else.

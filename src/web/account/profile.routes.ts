@@ -19,6 +19,7 @@ import type { WebUser } from '../session/types.ts';
 import type { WebRoutesOptions } from '../web-options.ts';
 import { wantsJson } from '../wants-json.ts';
 import { accountPage } from './account.routes.ts';
+import { formRefusal } from '../form-refusal.ts';
 
 /** The form around the image: the boundary lines, the headers of two parts, the token. */
 const FORM_OVERHEAD_BYTES = 16 * 1024;
@@ -114,21 +115,19 @@ export async function profileRoutes(app: FastifyInstance, options: WebRoutesOpti
    * that asks for JSON gets the envelope from the pages' error handler.
    */
   const refused = async (request: FastifyRequest, reply: FastifyReply, user: WebUser, error: unknown) => {
-    if (!(error instanceof AppError) || error.code === 'internal_error') throw error;
-    if (error.code === 'rate_limit_exceeded') void reply.header('Retry-After', 900);
-    if (wantsJson(request)) throw error;
+    const refusal = formRefusal(request, reply, error, 900);
     const profile = await profiles.find(user.id);
-    if (!profile) throw error;
+    if (!profile) throw refusal;
     return sendPage(
       reply,
       accountPage(
         request,
         user,
         profile,
-        { kind: 'error', message: error.message },
+        { kind: 'error', message: refusal.message },
         mail.verificationRequired,
       ),
-      STATUS_BY_CODE[error.code],
+      STATUS_BY_CODE[refusal.code],
     );
   };
 

@@ -2,7 +2,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { WebUser } from '../../accounts/login.service.ts';
 import { clientKey } from '../../shared/client-address.ts';
-import { AppError } from '../../shared/errors.ts';
 import { STATUS_BY_CODE } from '../../http/error-handler.ts';
 import { sendPage } from '../layout.ts';
 import { requireUser, safeNext } from '../session/guards.ts';
@@ -18,6 +17,7 @@ import {
   type SignInForm as SignInBody,
   type SignUpForm as SignUpBody,
 } from './auth.schemas.ts';
+import { formRefusal } from '../form-refusal.ts';
 
 /** Where a signed-in user lands unless the sign-in page was given somewhere to go back to. */
 export const AFTER_SIGN_IN = '/dashboard';
@@ -68,14 +68,14 @@ export async function authRoutes(
         }
         return await signInAs(reply, user, next);
       } catch (error) {
-        if (!(error instanceof AppError) || error.code === 'internal_error') throw error;
+        const refusal = formRefusal(request, reply, error);
         const html = signUpPage(request, {
           open: logins.signups === 'open',
           next,
           values: { name, email },
-          problem: { message: error.message, field: error.param },
+          problem: { message: refusal.message, field: refusal.param },
         });
-        return sendPage(reply, html, STATUS_BY_CODE[error.code]);
+        return sendPage(reply, html, STATUS_BY_CODE[refusal.code]);
       }
     },
   );
@@ -100,18 +100,17 @@ export async function authRoutes(
         const user = await logins.signIn({ email, password, address: clientKey(request.ip) });
         return await signInAs(reply, user, next);
       } catch (error) {
-        if (!(error instanceof AppError) || error.code === 'internal_error') throw error;
-        if (error.code === 'rate_limit_exceeded') void reply.header('Retry-After', 900);
+        const refusal = formRefusal(request, reply, error, 900);
         const html = signInPage(request, {
           next,
           signupsOpen: logins.signups === 'open',
           email,
           problem: {
-            message: error.message,
-            field: error.code === 'invalid_credentials' ? 'password' : error.param,
+            message: refusal.message,
+            field: refusal.code === 'invalid_credentials' ? 'password' : refusal.param,
           },
         });
-        return sendPage(reply, html, STATUS_BY_CODE[error.code]);
+        return sendPage(reply, html, STATUS_BY_CODE[refusal.code]);
       }
     },
   );

@@ -5,7 +5,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { STATUS_BY_CODE } from '../../http/error-handler.ts';
 import { clientKey } from '../../shared/client-address.ts';
-import { AppError } from '../../shared/errors.ts';
 import { findSubscriptionForMail, setNotifyLive } from '../../mail/mail.repository.ts';
 import { html } from '../html.ts';
 import { renderPage, sendPage } from '../layout.ts';
@@ -15,6 +14,7 @@ import type { SessionCookies } from '../session/session.plugin.ts';
 import type { WebRoutesOptions } from '../web-options.ts';
 import { CsrfField, LinkParams } from './auth.schemas.ts';
 import type { FormProblem } from './auth.pages.ts';
+import { formRefusal } from '../form-refusal.ts';
 
 const page = { access: 'page' } as const;
 const hidden = { hide: true };
@@ -145,15 +145,14 @@ export async function mailLinkRoutes(
           });
         }
       } catch (error) {
-        if (!(error instanceof AppError) || error.code === 'internal_error') throw error;
-        if (error.code === 'rate_limit_exceeded') void reply.header('Retry-After', 3600);
+        const refusal = formRefusal(request, reply, error, 3600);
         return sendPage(
           reply,
           forgotPage(request, {
-            problem: { message: error.message, field: 'email' },
+            problem: { message: refusal.message, field: 'email' },
             email: request.body.email,
           }),
-          STATUS_BY_CODE[error.code],
+          STATUS_BY_CODE[refusal.code],
         );
       }
       // The same answer whether or not the address has an account.
@@ -188,13 +187,13 @@ export async function mailLinkRoutes(
       try {
         user = await logins.resetPassword(token, request.body.password);
       } catch (error) {
-        if (!(error instanceof AppError) || error.code === 'internal_error') throw error;
+        const refusal = formRefusal(request, reply, error);
         const who = await logins.peekEmailToken(token, 'reset');
-        if (!who) throw error;
+        if (!who) throw refusal;
         return sendPage(
           reply,
-          resetPage(request, token, who.name, { message: error.message, field: 'password' }),
-          STATUS_BY_CODE[error.code],
+          resetPage(request, token, who.name, { message: refusal.message, field: 'password' }),
+          STATUS_BY_CODE[refusal.code],
         );
       }
       if (!user) return deadResetLink(request, reply);
