@@ -153,6 +153,14 @@ for (const dialect of DIALECTS) {
     const noReason = await viewer.post('/report', { kind: 'stream', id: c.streamId, reason: '  ' });
     assert.equal(noReason.status, 400);
     assert.match(await noReason.text(), /Give a reason/);
+    // A script that asks for JSON gets the API's envelope instead of the form.
+    const scripted = await viewer.post(
+      '/report',
+      { kind: 'stream', id: c.streamId, reason: '  ' },
+      { accept: 'application/json' },
+    );
+    assert.equal(scripted.status, 400);
+    assert.match(((await scripted.json()) as { error: { message: string } }).error.message, /Give a reason/);
     const badKind = await viewer.post('/report', { kind: 'planet', id: c.streamId, reason: 'x' });
     assert.equal(badKind.status, 400);
     await badKind.body?.cancel();
@@ -190,6 +198,16 @@ for (const dialect of DIALECTS) {
     const noWhy = await op.post(`/admin/reports/${reportId}/act`, { reason: '' });
     assert.equal(noWhy.status, 400);
     assert.match(await noWhy.text(), /Give a reason/);
+    const noWhyScripted = await op.post(
+      `/admin/reports/${reportId}/act`,
+      { reason: '' },
+      { accept: 'application/json' },
+    );
+    assert.equal(noWhyScripted.status, 400);
+    assert.equal(
+      ((await noWhyScripted.json()) as { error: { code: string } }).error.code,
+      'parameter_missing',
+    );
 
     assert.deepEqual(await visible(server, viewerKey, c), SHOWN);
     const acted = await op.post(`/admin/reports/${reportId}/act`, { reason: 'Misleading spam' });

@@ -24,6 +24,7 @@ import {
   usersBody,
 } from './admin.pages.ts';
 import type { FastifyInstance } from 'fastify';
+import { wantsJson } from '../wants-json.ts';
 
 const STYLES = ['/assets/dashboard.css'];
 const PAGE_SIZE = 50;
@@ -62,12 +63,16 @@ const DONE: Record<string, string> = {
 
 const REPORT_STATUSES: readonly ReportStatus[] = ['open', 'dismissed', 'actioned'];
 
-/** Refusals an operator can act on (a missing reason, something already done): shown on the page. */
-/** An operator's refused action, said on the page it came from with the envelope's status for its code. */
-function refusalOf(error: unknown): { problem: string; status: number } | undefined {
+/**
+ * An operator's refused action that they can act on (a missing reason, something already done),
+ * said on the page it came from with the envelope's status for its code; undefined for anything
+ * else, and for a script that asks for JSON (both go on to the pages' error handler).
+ */
+function refusalOf(request: FastifyRequest, error: unknown): { problem: string; status: number } | undefined {
   if (
     error instanceof AppError &&
-    ['parameter_missing', 'parameter_invalid', 'state_conflict'].includes(error.code)
+    ['parameter_missing', 'parameter_invalid', 'state_conflict'].includes(error.code) &&
+    !wantsJson(request)
   ) {
     return { problem: error.message, status: STATUS_BY_CODE[error.code] };
   }
@@ -156,7 +161,7 @@ export async function adminRoutes(app: FastifyInstance, options: WebRoutesOption
           if (action === 'dismiss') await moderation.dismissReport(actor, id, request.body.reason ?? '');
           else await moderation.actOnReport(actor, id, request.body.reason ?? '');
         } catch (error) {
-          const refusal = refusalOf(error);
+          const refusal = refusalOf(request, error);
           if (refusal === undefined) throw error;
           return sendReport(request, reply, id, refusal.problem, refusal.status);
         }
@@ -220,7 +225,7 @@ export async function adminRoutes(app: FastifyInstance, options: WebRoutesOption
           if (action === 'suspend') await moderation.suspend(actor, id, request.body.reason ?? '');
           else await moderation.reinstate(actor, id, request.body.reason ?? '');
         } catch (error) {
-          const refusal = refusalOf(error);
+          const refusal = refusalOf(request, error);
           if (refusal === undefined) throw error;
           return sendUser(request, reply, id, { problem: refusal.problem }, refusal.status);
         }
@@ -278,7 +283,7 @@ export async function adminRoutes(app: FastifyInstance, options: WebRoutesOption
             if (action === 'takedown') await moderation.takedown(actor, kind, id, request.body.reason ?? '');
             else await moderation.restore(actor, kind, id, request.body.reason ?? '');
           } catch (error) {
-            const refusal = refusalOf(error);
+            const refusal = refusalOf(request, error);
             if (refusal === undefined) throw error;
             return sendItem(request, reply, id, { problem: refusal.problem }, refusal.status);
           }

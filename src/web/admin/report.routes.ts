@@ -10,6 +10,7 @@ import { csrfField } from '../session/csrf.ts';
 import { requireUser } from '../session/guards.ts';
 import type { WebRoutesOptions } from '../web-options.ts';
 import { reportFormBody, reportSentBody } from './admin.pages.ts';
+import { wantsJson } from '../wants-json.ts';
 
 const config = { access: 'page' } as const;
 const ReportQuery = Type.Object({
@@ -94,7 +95,8 @@ export async function reportRoutes(app: FastifyInstance, options: WebRoutesOptio
       } catch (error) {
         if (
           error instanceof AppError &&
-          (error.code === 'parameter_missing' || error.code === 'parameter_invalid')
+          (error.code === 'parameter_missing' || error.code === 'parameter_invalid') &&
+          !wantsJson(request)
         ) {
           return sendForm(request, reply, target, error.message, 400);
         }

@@ -17,6 +17,7 @@ import {
   STREAM_CHAT_NOTICES,
   type StreamChatData,
 } from './stream-chat-pages.ts';
+import { wantsJson } from '../wants-json.ts';
 
 const STYLES = ['/assets/dashboard.css'];
 
@@ -138,7 +139,7 @@ export async function dashboardChatRoutes(app: DashboardApp, deps: DashboardDeps
     try {
       done = await work();
     } catch (error) {
-      if (error instanceof AppError && error.code !== 'internal_error')
+      if (error instanceof AppError && error.code !== 'internal_error' && !wantsJson(request))
         return show(request, reply, error.message, 400);
       throw error;
     }
