@@ -17,7 +17,6 @@ import { sendPage } from '../layout.ts';
 import { requireUser } from '../session/guards.ts';
 import type { WebUser } from '../session/types.ts';
 import type { WebRoutesOptions } from '../web-options.ts';
-import { wantsJson } from '../wants-json.ts';
 import { accountPage } from './account.routes.ts';
 import { formRefusal } from '../form-refusal.ts';
 
@@ -132,11 +131,11 @@ export async function profileRoutes(app: FastifyInstance, options: WebRoutesOpti
   };
 
   // A form refused by its body parser (too large, or not a form) never reaches its route: the
-  // account page with the reason all the same, as for every other refusal here. Anything else,
-  // and any refusal of a script that asks for JSON, goes on to the pages' error handler.
+  // account page with the reason all the same, as for every other refusal here (`refused` sends
+  // a script that asks for JSON on). Anything else goes on to the pages' error handler.
   app.setErrorHandler(async (error: unknown, request, reply) => {
     const user = request.webUser;
-    if (!user || !(error instanceof AppError) || wantsJson(request)) throw error;
+    if (!user || !(error instanceof AppError)) throw error;
     if (error.code !== 'payload_too_large' && error.code !== 'malformed_request') throw error;
     closeIfBodyUnread(reply);
     return refused(request, reply, user, error);

@@ -6,7 +6,7 @@
 // Every form redirects after its POST (303) to the page it came from, with a notice.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ChatService } from '../../chat/chat.service.ts';
-import { AppError, invalidParameter } from '../../shared/errors.ts';
+import { invalidParameter } from '../../shared/errors.ts';
 import type { StreamRow } from '../../streams/stream.table.ts';
 import { csrfField, html, PAGE, renderPage, sendPage, userOf } from './core.ts';
 import type { DashboardApp, DashboardDeps } from './dashboard.deps.ts';
@@ -17,7 +17,7 @@ import {
   STREAM_CHAT_NOTICES,
   type StreamChatData,
 } from './stream-chat-pages.ts';
-import { wantsJson } from '../wants-json.ts';
+import { formRefusal } from '../form-refusal.ts';
 
 const STYLES = ['/assets/dashboard.css'];
 
@@ -139,9 +139,7 @@ export async function dashboardChatRoutes(app: DashboardApp, deps: DashboardDeps
     try {
       done = await work();
     } catch (error) {
-      if (error instanceof AppError && error.code !== 'internal_error' && !wantsJson(request))
-        return show(request, reply, error.message, 400);
-      throw error;
+      return show(request, reply, formRefusal(request, reply, error).message, 400);
     }
     return reply.redirect(`/dashboard/chat?done=${done}`, 303);
   }
