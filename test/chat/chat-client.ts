@@ -45,8 +45,18 @@ export class ChatClient {
       this.socket.once('open', () => {
         resolve();
       });
+      // The refusal's body says which (a missing stream, a limit, a route), so a failure is readable.
       this.socket.once('unexpected-response', (_request, response) => {
-        reject(new Error(`upgrade refused: ${response.statusCode}`));
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.once('end', () => {
+          reject(
+            new Error(`upgrade refused: ${response.statusCode} ${Buffer.concat(chunks).toString('utf8')}`),
+          );
+        });
+        response.once('error', () => {
+          reject(new Error(`upgrade refused: ${response.statusCode}`));
+        });
       });
       this.socket.once('error', reject);
     });

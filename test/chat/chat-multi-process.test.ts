@@ -2,7 +2,7 @@
 // runs them: chat clients on either see each other's messages in the same order, the flood
 // limit and the moderators' actions hold on both, and a client resumes on the other process.
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { AccountService } from '../../src/accounts/account.service.ts';
 import { SessionService } from '../../src/accounts/session.service.ts';
@@ -30,6 +30,9 @@ describe('chat across two API processes (PostgreSQL and Redis)', { skip: SKIP, t
       // Every client here is on loopback; each names its own address through the proxy header.
       TRUST_PROXY: 'true',
     };
+    // The flood budget is counted per address in the shared test Redis, where it outlives this
+    // run by its mute: each run's clients take addresses of their own.
+    const subnet = `10.${randomInt(256)}.${randomInt(256)}`;
     await tributaryCli(env, ['migrate']);
     const handle = openDatabase(database.url);
     t.after(() => handle.close());
@@ -48,19 +51,21 @@ describe('chat across two API processes (PostgreSQL and Redis)', { skip: SKIP, t
       headers: { authorization: `Bearer ${creatorKey}`, 'content-type': 'application/json' },
       body: JSON.stringify({ title: 'Two processes' }),
     });
-    const streamId = ((await created.json()) as { id: string }).id;
+    const createdBody = await created.text();
+    assert.equal(created.status, 201, createdBody);
+    const streamId = (JSON.parse(createdBody) as { id: string }).id;
 
     const annCookie = await cookieOf(ann.id);
     const bobCookie = await cookieOf(bob.id);
     const a = await ChatClient.connect(api1.origin, streamId, {
       cookie: annCookie,
-      forwardedFor: '10.0.0.1',
+      forwardedFor: `${subnet}.1`,
     });
     const b = await ChatClient.connect(api2.origin, streamId, {
       cookie: bobCookie,
-      forwardedFor: '10.0.0.2',
+      forwardedFor: `${subnet}.2`,
     });
-    const watcher = await ChatClient.connect(api2.origin, streamId, { forwardedFor: '10.0.0.3' });
+    const watcher = await ChatClient.connect(api2.origin, streamId, { forwardedFor: `${subnet}.3` });
     t.after(() => {
       for (const client of [a, b, watcher]) client.close();
     });
@@ -84,7 +89,7 @@ describe('chat across two API processes (PostgreSQL and Redis)', { skip: SKIP, t
     // The flood limit is one budget over both processes: Ann's second tab on api-2 counts too.
     const annTab = await ChatClient.connect(api2.origin, streamId, {
       cookie: annCookie,
-      forwardedFor: '10.0.0.4',
+      forwardedFor: `${subnet}.4`,
     });
     t.after(() => {
       annTab.close();
@@ -120,7 +125,7 @@ describe('chat across two API processes (PostgreSQL and Redis)', { skip: SKIP, t
     // The creator bans Bob through api-2: his socket on api-1 is told, and he cannot post there.
     const bobOn1 = await ChatClient.connect(api1.origin, streamId, {
       cookie: bobCookie,
-      forwardedFor: '10.0.0.5',
+      forwardedFor: `${subnet}.5`,
     });
     t.after(() => {
       bobOn1.close();
@@ -142,7 +147,7 @@ describe('chat across two API processes (PostgreSQL and Redis)', { skip: SKIP, t
     const creatorCookie = await cookieOf(creator.id);
     const host = await ChatClient.connect(api2.origin, streamId, {
       cookie: creatorCookie,
-      forwardedFor: '10.0.0.6',
+      forwardedFor: `${subnet}.6`,
     });
     t.after(() => {
       host.close();
@@ -151,7 +156,7 @@ describe('chat across two API processes (PostgreSQL and Redis)', { skip: SKIP, t
       assert.equal((await host.post(text)).type, 'posted');
     const resumed = await ChatClient.connect(api1.origin, streamId, {
       after: seen,
-      forwardedFor: '10.0.0.3',
+      forwardedFor: `${subnet}.3`,
     });
     t.after(() => {
       resumed.close();

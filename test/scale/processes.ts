@@ -27,11 +27,14 @@ export class ServiceProcess {
   readonly logFile: string;
   private readonly child: ChildProcess;
   readonly exited: Promise<number | null>;
+  /** Whether this is `tributary` itself, which says on its log which port it bound. */
+  readonly isTributary: boolean;
 
-  constructor(name: string, child: ChildProcess, logFile: string) {
+  constructor(name: string, child: ChildProcess, logFile: string, isTributary = true) {
     this.name = name;
     this.child = child;
     this.logFile = logFile;
+    this.isTributary = isTributary;
     this.exited = new Promise((resolve) => {
       child.once('exit', (code) => {
         resolve(code);
@@ -86,26 +89,31 @@ export function startService(
     stdio: ['ignore', log, log],
   });
   fs.closeSync(log);
-  const service = new ServiceProcess(options.name, child, logFile);
+  const service = new ServiceProcess(options.name, child, logFile, options.command === undefined);
   t?.after(async () => {
     await service.stop('SIGKILL');
   });
   return service;
 }
 
-/** Waits until `url` answers 2xx; fails with the process's log if it exits first. */
+/**
+ * Waits until `url` answers 2xx; fails with the process's log if it exits first. A tributary
+ * process must also have said on its log that it listens on `url`'s port: the port was only
+ * free a moment ago, and a 2xx from another test's process that took it is not this one ready.
+ */
 export async function waitUntilReady(
   service: ServiceProcess,
   url: string,
   timeoutMs = 30_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  const listening = `listening at http://localhost:${new URL(url).port}/`;
   while (Date.now() < deadline) {
     if (!service.running) throw new Error(`${service.name} exited early:\n${service.log().slice(-3000)}`);
     try {
       const response = await fetch(url);
       await response.arrayBuffer();
-      if (response.ok) return;
+      if (response.ok && (!service.isTributary || service.log().includes(listening))) return;
     } catch {
       // not listening yet
     }
