@@ -24,7 +24,7 @@ import {
   sendError,
   toAppError,
 } from './http/error-handler.ts';
-import { isDrainingBody } from './http/body-drain.ts';
+import { closeAfterRefusal, isDrainingBody } from './http/body-drain.ts';
 import { healthRoutes } from './http/health.routes.ts';
 import { openApiRoutes, openApiOptions } from './http/openapi.ts';
 import type { RateLimitStore } from './http/rate-limit-store.ts';
@@ -155,9 +155,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // that take a body get the hook: a preParsing hook anywhere would make every request, GETs
   // included, run that phase.
   app.server.on('checkContinue', (request, response) => app.server.emit('request', request, response));
+  // A body declared larger than the route takes is refused (413) without a 100 either: told to
+  // go on, the client would send it into a connection that closes.
   const continueIfExpected: preParsingHookHandler = (request, reply, payload, done) => {
     const expectsContinue = request.headers.expect?.toLowerCase() === '100-continue';
-    if (expectsContinue && !request.is404 && !reply.raw.headersSent) {
+    const declared = Number(request.headers['content-length'] ?? 0);
+    if (
+      expectsContinue &&
+      !request.is404 &&
+      !reply.raw.headersSent &&
+      !(declared > request.routeOptions.bodyLimit)
+    ) {
       reply.raw.writeContinue();
     }
     done(null, payload);
@@ -264,11 +272,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header('X-Request-Id', request.id);
     if (strictTransport) reply.header('Strict-Transport-Security', 'max-age=31536000');
     if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
+      closeAfterRefusal(request.raw);
       reply.header('Connection', 'close');
       done(new AppError('malformed_request', 'An HTTP/1.1 request must have a Host header.'));
       return;
     }
     if (draining) {
+      closeAfterRefusal(request.raw);
       reply.header('Connection', 'close').header('Retry-After', 1);
       done(new AppError('service_unavailable', 'The server is shutting down; retry the request.'));
       return;

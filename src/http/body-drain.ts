@@ -1,9 +1,13 @@
-// A body refused while it arrives (an image form past its limit) is read to its end and
-// dropped, within a bound, instead of the connection being closed under it. Closing a socket
-// with bytes still unread makes the kernel answer with a reset, and a reset can overtake the
-// refusal already sent: the browser shows "connection reset" instead of the page saying why.
-// Read out, the body ends where its framing says, and the connection carries the next request.
+// A body refused before or while it arrives (a 401, a 413, an image form past its limit) is
+// read to its end and dropped, within a bound, instead of the connection being closed under it.
+// Closing a socket with bytes still unread makes the kernel answer with a reset, and a reset can
+// overtake the refusal already sent: a browser shows "connection reset" instead of the page
+// saying why, and node:http (axios, got) or Python's requests fail with EPIPE instead of the 413.
+// Read out, the body ends where its framing says, and the connection carries the next request
+// (as nginx's lingering close does, and RFC 9110 10.1.1 allows: "continue reading and
+// discarding the request content").
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 
 /** How much more than the limit is read before giving up on the client seeing the answer. */
 export const DRAIN_MAX_BYTES = 32 * 1024 * 1024;
@@ -11,6 +15,36 @@ export const DRAIN_MAX_BYTES = 32 * 1024 * 1024;
 export const DRAIN_MAX_MS = 10_000;
 
 const draining = new WeakSet<IncomingMessage>();
+const drainingSockets = new WeakSet<Socket>();
+const closing = new WeakSet<IncomingMessage>();
+
+/** Marks a request whose refusal must close its connection whatever its body (a shutdown). */
+export function closeAfterRefusal(request: IncomingMessage): void {
+  closing.add(request);
+}
+
+/**
+ * Whether a refused request's unread body is to be read out rather than its connection closed:
+ * not when the client waits for `100 Continue` (told no, it sends no body: RFC 9110 10.1.1),
+ * nor when its declared length is past the bound (it would be cut off all the same).
+ */
+export function canDrainRefusedBody(request: IncomingMessage): boolean {
+  if (closing.has(request) || request.headers.expect !== undefined || !keepsConnection(request)) {
+    return false;
+  }
+  const length = request.headers['content-length'];
+  return length === undefined || Number(length) <= DRAIN_MAX_BYTES;
+}
+
+/**
+ * Whether the client keeps its connection after this request (HTTP/1.1 unless it says close;
+ * HTTP/1.0 only if it says keep-alive). If not, Node closes it after the answer whatever is
+ * left unread, so reading out would not save the refusal.
+ */
+export function keepsConnection(request: IncomingMessage): boolean {
+  const connection = request.headers.connection?.toLowerCase() ?? '';
+  return request.httpVersion === '1.1' ? !/\bclose\b/.test(connection) : /\bkeep-alive\b/.test(connection);
+}
 
 /**
  * Reads the rest of `request`'s body and drops it; past `maxBytes` more or `maxMs` (by default
@@ -25,9 +59,11 @@ export function drainRefusedBody(
   draining.add(request);
   let bytes = 0;
   const socket = request.socket;
+  drainingSockets.add(socket);
   // The socket's listener goes when the body ends: a kept connection may drain many bodies.
   const settle = () => {
     clearTimeout(timer);
+    drainingSockets.delete(socket);
     socket.off('close', settle);
   };
   const giveUp = () => {
@@ -43,6 +79,14 @@ export function drainRefusedBody(
   request.once('end', settle);
   socket.once('close', settle);
   request.resume();
+}
+
+/**
+ * Whether the connection is reading out a refused body. Its request has had its answer, so a
+ * fault in the rest of the body (bad chunk framing) ends the connection without another.
+ */
+export function isDrainingSocket(socket: Socket): boolean {
+  return drainingSockets.has(socket);
 }
 
 /** Whether the request's body is being read out: its refusal keeps the connection. */

@@ -6,7 +6,13 @@ import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorCode } from '../shared/errors.ts';
 import { isUnderApiPrefix } from './access.ts';
-import { isDrainingBody } from './body-drain.ts';
+import {
+  canDrainRefusedBody,
+  drainRefusedBody,
+  isDrainingBody,
+  isDrainingSocket,
+  keepsConnection,
+} from './body-drain.ts';
 import { toValidationError, type ValidationPart } from './validation.ts';
 
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {
@@ -88,15 +94,20 @@ export function declaresBody(headers: IncomingHttpHeaders): boolean {
 }
 
 /**
- * A refusal made before the request's body was read closes its connection, unless the body is
- * being read out (body-drain.ts): then the connection is kept, though Fastify marks every body
- * parser's failure `Connection: close`.
+ * A refusal made before the request's body was read has the body read out and dropped
+ * (body-drain.ts) and keeps the connection, though Fastify marks every body parser's failure
+ * `Connection: close`; when it cannot be read out (canDrainRefusedBody), the connection closes.
  */
 export function closeIfBodyUnread(reply: FastifyReply): void {
   const request = reply.request;
-  if (isDrainingBody(request.raw)) {
-    void reply.removeHeader('connection');
-  } else if (request.body === undefined && declaresBody(request.headers)) {
+  const raw = request.raw;
+  const unread = request.body === undefined && declaresBody(request.headers);
+  if (unread && !raw.complete && !isDrainingBody(raw) && canDrainRefusedBody(raw)) {
+    drainRefusedBody(raw);
+  }
+  if (isDrainingBody(raw) && keepsConnection(raw)) {
+    void reply.header('Connection', 'keep-alive');
+  } else if (unread) {
     void reply.header('Connection', 'close');
   }
 }
@@ -104,9 +115,9 @@ export function closeIfBodyUnread(reply: FastifyReply): void {
 /**
  * Every refusal is sent here, including those made before the request's body was read (by
  * authentication, rate limits, size or content type, an unknown route, or a body on GET).
- * Those close the connection: otherwise the server would go on reading, and discarding,
- * whatever the client still sends. (Here rather than in an onSend hook, which would make every
- * response run that phase; a response that is not a refusal has read its body.)
+ * Those read the body out or close the connection (closeIfBodyUnread): an unread body must
+ * never be taken for the next request. (Here rather than in an onSend hook, which would make
+ * every response run that phase; a response that is not a refusal has read its body.)
  */
 export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
   closeIfBodyUnread(reply);
@@ -213,6 +224,11 @@ export function routeNotFound(request: FastifyRequest): AppError {
 export function clientErrorHandler(this: FastifyInstance, error: ConnectionError, socket: Socket): void {
   // A reset connection has nobody left to answer.
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  // A refused body being read out has had its answer: another would come unasked.
+  if (isDrainingSocket(socket)) {
+    socket.destroy();
+    return;
+  }
   const appError = clientErrorToAppError(error);
   this.log.debug({ code: error.code, status: STATUS_BY_CODE[appError.code] }, 'client error');
   // Once a response has started on this connection, another one would corrupt it.

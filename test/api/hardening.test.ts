@@ -1,5 +1,5 @@
 // What a hostile or broken HTTP client can make the server do: slow clients are cut off,
-// connections are capped, a refused request's unread body never stays on the connection,
+// connections are capped, a refused request's unread body is read out or its connection closed,
 // malformed HTTP is answered in the error envelope, and bodies that are JSON but not objects
 // or titles padded with spaces are judged as the spec says. Raw sockets, so the test can
 // send what no HTTP client would.
@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { describe, test } from 'node:test';
 import pino from 'pino';
+import { DRAIN_MAX_BYTES } from '../../src/http/body-drain.ts';
 import { STATUS_BY_CODE } from '../../src/http/error-handler.ts';
 import { DIALECTS } from '../helpers/databases.ts';
 import {
@@ -43,6 +44,26 @@ function connect(port: number): Promise<net.Socket> {
     });
     socket.on('error', reject);
   });
+}
+
+/**
+ * Sends `request` with its whole declared `body` and then a GET on the same connection: the
+ * refusal, then the GET's 200, with the connection kept. The body is read out and dropped, not
+ * answered as a request, and a client still sending it gets the refusal, not a reset.
+ */
+async function refusedThenNext(server: TestServer, request: string, body: string): Promise<RawExchange> {
+  const exchange = await rawExchange(server.port, request + body + head('GET', '/healthz'), {
+    untilResponses: 2,
+    waitMs: 5000,
+  });
+  assert.deepEqual(
+    exchange.responses.map((response) => response.status).slice(1),
+    [200],
+    `the next request is answered: ${JSON.stringify(exchange.responses.map((r) => r.status))}`,
+  );
+  assert.equal(exchange.responses[0]?.headers.connection, 'keep-alive');
+  assert.equal(exchange.closed, false);
+  return { ...exchange, responses: exchange.responses.slice(0, 1) };
 }
 
 describe('slow clients are cut off', () => {
@@ -160,27 +181,26 @@ describe('slow clients are cut off', () => {
   });
 });
 
-describe('a request refused before its body is read closes the connection', () => {
-  async function refusal(server: TestServer, request: string, body: string): Promise<RawExchange> {
-    // Only part of the declared body is sent: the rest would follow on the same connection.
-    return rawExchange(server.port, request + body, { waitMs: 3000 });
-  }
-
-  test('401, 403, 413, invalid_content_type, 404, 429 and bad URLs all say Connection: close and close', async (t) => {
+describe('a request refused before its body is read has its body read out, or its connection closed', () => {
+  test('401, 403, 413, invalid_content_type, 404, 429 and bad URLs: the body is read out, the connection kept', async (t) => {
     const server = await startTestServer(t, { dialect: 'sqlite' });
     const account = await server.createAccount();
     const json = { 'Content-Type': 'application/json', 'Content-Length': 1000 };
-    const cases: [string, string, number, string][] = [
-      ['no key', head('POST', '/v1/streams', json), 401, 'authentication_required'],
+    // A body whose bytes would be a request of their own if it were left on the connection.
+    const body = (length: number) => head('DELETE', '/v1/streams/str_x').repeat(length).slice(0, length);
+    const cases: [string, string, number, number, string][] = [
+      ['no key', head('POST', '/v1/streams', json), 1000, 401, 'authentication_required'],
       [
         'unknown key',
         head('POST', '/v1/streams', { ...json, Authorization: 'Bearer sk_nope' }),
+        1000,
         401,
         'invalid_api_key',
       ],
       [
         'read key on a write route',
         head('POST', '/v1/streams', { ...json, Authorization: `Bearer ${account.readKey}` }),
+        1000,
         403,
         'insufficient_scope',
       ],
@@ -188,9 +208,10 @@ describe('a request refused before its body is read closes the connection', () =
         'body over 64 KiB',
         head('POST', '/v1/streams', {
           ...json,
-          'Content-Length': 70_000,
+          'Content-Length': 3_000_000,
           Authorization: `Bearer ${account.writeKey}`,
         }),
+        3_000_000,
         413,
         'payload_too_large',
       ],
@@ -201,12 +222,14 @@ describe('a request refused before its body is read closes the connection', () =
           'Content-Type': 'text/plain',
           Authorization: `Bearer ${account.writeKey}`,
         }),
+        1000,
         400,
         'invalid_content_type',
       ],
       [
         'malformed percent-encoding in the path',
         head('DELETE', '/v1/webhooks/%zz', { ...json, Authorization: `Bearer ${account.writeKey}` }),
+        1000,
         404,
         'route_not_found',
       ],
@@ -216,22 +239,24 @@ describe('a request refused before its body is read closes the connection', () =
           ...json,
           Authorization: `Bearer ${account.writeKey}`,
         }),
+        1000,
         400,
         'parameter_invalid',
       ],
       [
         'unknown path',
         head('POST', '/v1/nowhere', { ...json, Authorization: `Bearer ${account.writeKey}` }),
+        1000,
         404,
         'route_not_found',
       ],
     ];
-    for (const [name, request, status, code] of cases) {
-      const exchange = await refusal(server, request, '{"title":');
-      assertEnvelope(exchange, status, code, name);
-      assert.equal(exchange.responses[0]?.headers.connection, 'close', `${name}: Connection: close`);
-      assert.equal(exchange.closed, true, `${name}: the server closes the connection`);
+    for (const [name, request, length, status, code] of cases) {
+      assertEnvelope(await refusedThenNext(server, request, body(length)), status, code, name);
     }
+    // Nothing in the bodies was run as a request.
+    const list = await server.request('GET', '/v1/streams', { key: account.readKey });
+    assert.equal(list.status, 200);
 
     // Use up a key's window, then be refused with a body pending.
     const limitedServer = await startTestServer(t, { dialect: 'sqlite', rateLimitPerKey: 2 });
@@ -240,27 +265,86 @@ describe('a request refused before its body is read closes the connection', () =
       const res = await limitedServer.request('GET', '/v1/streams', { key: limited.readKey });
       assert.equal(res.status, 200);
     }
-    const exchange = await refusal(
+    const exchange = await refusedThenNext(
       limitedServer,
       head('POST', '/v1/streams', { ...json, Authorization: `Bearer ${limited.readKey}` }),
-      '{"title":',
+      body(1000),
     );
     assertEnvelope(exchange, 429, 'rate_limit_exceeded', 'rate limited');
-    assert.equal(exchange.responses[0]?.headers.connection, 'close');
+  });
+
+  test('a body past the read-out bound, a client that says close or waits for 100 Continue: Connection: close and closed', async (t) => {
+    const server = await startTestServer(t, { dialect: 'sqlite' });
+    const cases: [string, Record<string, string | number>][] = [
+      ['declared past 32 MiB', { 'Content-Length': DRAIN_MAX_BYTES + 1 }],
+      ['Connection: close', { 'Content-Length': 1000, Connection: 'close' }],
+      ['Expect: 100-continue', { 'Content-Length': 1000, Expect: '100-continue' }],
+    ];
+    for (const [name, headers] of cases) {
+      const exchange = await rawExchange(
+        server.port,
+        head('POST', '/v1/streams', { 'Content-Type': 'application/json', ...headers }) + '{"title":',
+        { waitMs: 3000 },
+      );
+      assertEnvelope(exchange, 401, 'authentication_required', name);
+      assert.equal(exchange.responses[0]?.headers.connection, 'close', `${name}: Connection: close`);
+      assert.equal(exchange.closed, true, `${name}: the server closes the connection`);
+    }
+  });
+
+  test('a refused body that never ends is cut off at the request timeout', async (t) => {
+    const server = await startTestServer(t, { dialect: 'sqlite', http: { requestTimeoutMs: 600 } });
+    const account = await server.createAccount();
+    // The route is found and authenticated, so the body deadline runs; the body is refused
+    // (413 by its declared length) and read out until the deadline closes the connection.
+    const exchange = await rawExchange(
+      server.port,
+      head('POST', '/v1/streams', {
+        'Content-Type': 'application/json',
+        'Content-Length': 100_000,
+        Authorization: `Bearer ${account.writeKey}`,
+      }) + '{"title":',
+      { waitMs: 10_000 },
+    );
+    assertEnvelope(exchange, 413, 'payload_too_large', 'a body that stops');
+    assert.equal(exchange.closed, true, 'closed once the body deadline passed');
+    assert.ok(exchange.elapsedMs >= 600 - 50, `not before the deadline: ${exchange.elapsedMs} ms`);
+  });
+
+  test('a refused body whose chunked framing breaks ends the connection with no second answer', async (t) => {
+    const server = await startTestServer(t, { dialect: 'sqlite' });
+    const exchange = await rawExchange(
+      server.port,
+      head('POST', '/v1/streams', { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' }) +
+        '5\r\n{"ti"\r\nzz\r\n' +
+        head('GET', '/healthz'),
+      { waitMs: 3000 },
+    );
+    assertEnvelope(exchange, 401, 'authentication_required', 'then a bad chunk size');
+    assert.equal(exchange.leftover, '', 'nothing after the one answer');
     assert.equal(exchange.closed, true);
   });
 
-  test('an unread body that looks like a request gets one answer, then the connection closes', async (t) => {
+  test('an unread body that looks like a request gets one answer and is never run', async (t) => {
     const server = await startTestServer(t, { dialect: 'sqlite' });
-    const smuggled = head('DELETE', '/v1/streams/str_x');
-    const exchange = await rawExchange(
-      server.port,
-      head('POST', '/v1/streams', { 'Content-Type': 'application/json', 'Content-Length': smuggled.length }) +
-        smuggled,
-      { waitMs: 3000 },
+    const account = await server.createAccount();
+    const created = await server.request('POST', '/v1/streams', {
+      key: account.writeKey,
+      body: { title: 'kept' },
+    });
+    const smuggled = head('DELETE', `/v1/streams/${String(created.body.id)}`, {
+      Authorization: `Bearer ${account.writeKey}`,
+    });
+    const exchange = await refusedThenNext(
+      server,
+      head('POST', '/v1/streams', { 'Content-Type': 'application/json', 'Content-Length': smuggled.length }),
+      smuggled,
     );
     assertEnvelope(exchange, 401, 'authentication_required', 'anonymous POST');
-    assert.equal(exchange.closed, true, 'closed after the one response');
+    const still = await server.request('GET', `/v1/streams/${String(created.body.id)}`, {
+      key: account.readKey,
+    });
+    assert.equal(still.status, 200, 'the smuggled DELETE was not run');
   });
 
   test('Expect: 100-continue gets the refusal, not 100 Continue, when the caller or the route is refused', async (t) => {
@@ -276,6 +360,18 @@ describe('a request refused before its body is read closes the connection', () =
       { waitMs: 3000 },
     );
     assertEnvelope(nowhere, 404, 'route_not_found', 'unknown path, expecting 100-continue');
+    // A body declared larger than the route takes: 413 at once, no 100 first.
+    const tooLarge = await rawExchange(
+      server.port,
+      head('POST', '/v1/streams', {
+        ...expecting,
+        'Content-Length': 70_000,
+        Authorization: `Bearer ${account.writeKey}`,
+      }),
+      { waitMs: 3000 },
+    );
+    assertEnvelope(tooLarge, 413, 'payload_too_large', 'too large, expecting 100-continue');
+    assert.equal(tooLarge.closed, true);
 
     // An authenticated caller is told to go on, and its body is then read.
     const body = '{"title":"go"} ';
@@ -367,7 +463,7 @@ describe('malformed HTTP is answered in the envelope', () => {
     assert.equal(health.status, 200);
   });
 
-  test('a GET with a body is refused without reading it', async (t) => {
+  test('a GET with a body is refused, its body read out and dropped', async (t) => {
     const server = await startTestServer(t, { dialect: 'sqlite' });
     const account = await server.createAccount();
     const bodies: Record<string, string | number>[] = [
@@ -377,15 +473,12 @@ describe('malformed HTTP is answered in the envelope', () => {
     ];
     for (const headers of bodies) {
       const chunked = 'Transfer-Encoding' in headers;
-      const exchange = await rawExchange(
-        server.port,
-        head('GET', '/v1/streams', { ...headers, Authorization: `Bearer ${account.readKey}` }) +
-          (chunked ? '2\r\n{}\r\n0\r\n\r\n' : '{}'),
-        { waitMs: 3000 },
+      const exchange = await refusedThenNext(
+        server,
+        head('GET', '/v1/streams', { ...headers, Authorization: `Bearer ${account.readKey}` }),
+        chunked ? '2\r\n{}\r\n0\r\n\r\n' : '{}',
       );
       assertEnvelope(exchange, 400, 'parameter_unknown', `GET with ${JSON.stringify(headers)}`);
-      assert.equal(exchange.responses[0]?.headers.connection, 'close');
-      assert.equal(exchange.closed, true);
     }
     // Authentication still comes first.
     const anonymous = await rawExchange(

@@ -74,7 +74,7 @@ describe('an image too large for the form', () => {
       const [refusal, page] = exchange.responses;
       // The account page, with the reason by the forms.
       assert.match(refusal?.body ?? '', /id="account-notice"[^]*larger than 5 MB/);
-      assert.equal(refusal?.headers.connection, undefined, 'the refusal keeps the connection');
+      assert.equal(refusal?.headers.connection, 'keep-alive', 'the refusal keeps the connection');
       assert.match(page?.body ?? '', /id="avatar-form"/);
     }
 
