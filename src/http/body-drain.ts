@@ -9,13 +9,18 @@
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 
-/** How much more than the limit is read before giving up on the client seeing the answer. */
+/**
+ * How many refused bytes one connection may have read out before it is cut (a client that
+ * keeps sending refused bodies on one connection would otherwise keep the server reading).
+ */
 export const DRAIN_MAX_BYTES = 32 * 1024 * 1024;
 /** How long a refused body may take to arrive in full. */
 export const DRAIN_MAX_MS = 10_000;
 
 const draining = new WeakSet<IncomingMessage>();
 const drainingSockets = new WeakSet<Socket>();
+/** Refused bytes read out so far on each connection, against DRAIN_MAX_BYTES. */
+const drainedBytes = new WeakMap<Socket, number>();
 const closing = new WeakSet<IncomingMessage>();
 
 /** Marks a request whose refusal must close its connection whatever its body (a shutdown). */
@@ -32,8 +37,8 @@ export function canDrainRefusedBody(request: IncomingMessage): boolean {
   if (closing.has(request) || request.headers.expect !== undefined || !keepsConnection(request)) {
     return false;
   }
-  const length = request.headers['content-length'];
-  return length === undefined || Number(length) <= DRAIN_MAX_BYTES;
+  const length = Number(request.headers['content-length'] ?? 0);
+  return (drainedBytes.get(request.socket) ?? 0) + length <= DRAIN_MAX_BYTES;
 }
 
 /**
@@ -47,9 +52,10 @@ export function keepsConnection(request: IncomingMessage): boolean {
 }
 
 /**
- * Reads the rest of `request`'s body and drops it; past `maxBytes` more or `maxMs` (by default
- * DRAIN_MAX_BYTES and DRAIN_MAX_MS) the connection is destroyed (the client then sees a reset,
- * as it would from any server).
+ * Reads the rest of `request`'s body and drops it; past `maxBytes` read out on its connection
+ * (this body and earlier ones) or `maxMs` for this body (by default DRAIN_MAX_BYTES and
+ * DRAIN_MAX_MS) the connection is destroyed (the client then sees a reset, as it would from any
+ * server).
  */
 export function drainRefusedBody(
   request: IncomingMessage,
@@ -57,8 +63,8 @@ export function drainRefusedBody(
 ): void {
   if (draining.has(request) || request.complete) return;
   draining.add(request);
-  let bytes = 0;
   const socket = request.socket;
+  let bytes = drainedBytes.get(socket) ?? 0;
   drainingSockets.add(socket);
   // The socket's listener goes when the body ends: a kept connection may drain many bodies.
   const settle = () => {
@@ -74,6 +80,7 @@ export function drainRefusedBody(
   timer.unref();
   request.on('data', (chunk: Buffer) => {
     bytes += chunk.length;
+    drainedBytes.set(socket, bytes);
     if (bytes > limits.maxBytes) giveUp();
   });
   request.once('end', settle);

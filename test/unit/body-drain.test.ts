@@ -1,6 +1,7 @@
 // drainRefusedBody on a real node:http server and raw sockets: a refused body that arrives in
 // full within the bounds is read out and the connection carries the next request; one that
-// goes past the byte bound, or trickles past the time bound, has its connection destroyed.
+// goes past the byte bound (counted over the connection), or trickles past the time bound, has
+// its connection destroyed.
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -45,7 +46,7 @@ const GET = 'GET /after HTTP/1.1\r\nHost: localhost\r\n\r\n';
 
 test('a refused body within the bounds is read out; the connection carries the next requests', async (t) => {
   const port = await startServer(t);
-  const body = Buffer.alloc(48 * 1024, 7);
+  const body = Buffer.alloc(16 * 1024, 7);
   // Three refusals and a GET on one connection: the socket's listeners do not pile up.
   const request = Buffer.concat([
     post(body.length, body),
@@ -75,6 +76,24 @@ test('past the byte bound the connection goes', async (t) => {
   assert.equal(exchange.closed, true);
   assert.ok(exchange.responses.every((response) => response.status === 413));
   assert.ok(exchange.elapsedMs < 2000, `closed after ${exchange.elapsedMs} ms`);
+});
+
+test('the byte bound counts every body read out on a connection: bodies that pass it together end it', async (t) => {
+  const port = await startServer(t);
+  const body = Buffer.alloc(24 * 1024, 7);
+  const request = Buffer.concat([
+    post(body.length, body),
+    post(body.length, body),
+    post(body.length, body),
+    Buffer.from(GET),
+  ]);
+  const exchange = await rawExchange(port, request, { waitMs: 3000 });
+  assert.equal(exchange.closed, true);
+  // Two bodies (48 KiB) are within the 64 KiB; the third passes it, and no GET is answered.
+  assert.deepEqual(
+    exchange.responses.map((response) => response.status),
+    [413, 413, 413],
+  );
 });
 
 test('a body that trickles past the time bound has its connection closed', async (t) => {
