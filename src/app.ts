@@ -24,7 +24,7 @@ import {
   sendError,
   toAppError,
 } from './http/error-handler.ts';
-import { closeAfterRefusal, isDrainingBody } from './http/body-drain.ts';
+import { closeAfterRefusal, isDrainingBody, markContinued } from './http/body-drain.ts';
 import { healthRoutes } from './http/health.routes.ts';
 import { openApiRoutes, openApiOptions } from './http/openapi.ts';
 import type { RateLimitStore } from './http/rate-limit-store.ts';
@@ -155,17 +155,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // that take a body get the hook: a preParsing hook anywhere would make every request, GETs
   // included, run that phase.
   app.server.on('checkContinue', (request, response) => app.server.emit('request', request, response));
-  // A body declared larger than the route takes is refused (413) without a 100 either: told to
-  // go on, the client would send it into a connection that closes.
   const continueIfExpected: preParsingHookHandler = (request, reply, payload, done) => {
     const expectsContinue = request.headers.expect?.toLowerCase() === '100-continue';
-    const declared = Number(request.headers['content-length'] ?? 0);
-    if (
-      expectsContinue &&
-      !request.is404 &&
-      !reply.raw.headersSent &&
-      !(declared > request.routeOptions.bodyLimit)
-    ) {
+    if (expectsContinue && !request.is404 && !reply.raw.headersSent) {
+      // Told to go on, the client sends its body: a refusal after this reads it out.
+      markContinued(request.raw);
       reply.raw.writeContinue();
     }
     done(null, payload);

@@ -22,21 +22,26 @@ const drainingSockets = new WeakSet<Socket>();
 /** Refused bytes read out so far on each connection, against DRAIN_MAX_BYTES. */
 const drainedBytes = new WeakMap<Socket, number>();
 const closing = new WeakSet<IncomingMessage>();
+const continued = new WeakSet<IncomingMessage>();
 
 /** Marks a request whose refusal must close its connection whatever its body (a shutdown). */
 export function closeAfterRefusal(request: IncomingMessage): void {
   closing.add(request);
 }
 
+/** Marks a request that was told `100 Continue`: its client is sending the body. */
+export function markContinued(request: IncomingMessage): void {
+  continued.add(request);
+}
+
 /**
  * Whether a refused request's unread body is to be read out rather than its connection closed:
- * not when the client waits for `100 Continue` (told no, it sends no body: RFC 9110 10.1.1),
- * nor when its declared length is past the bound (it would be cut off all the same).
+ * not when the client still waits for `100 Continue` (refused instead, it sends no body: RFC
+ * 9110 10.1.1), nor when its declared length is past the bound (it would be cut off all the same).
  */
 export function canDrainRefusedBody(request: IncomingMessage): boolean {
-  if (closing.has(request) || request.headers.expect !== undefined || !keepsConnection(request)) {
-    return false;
-  }
+  const waiting = request.headers.expect !== undefined && !continued.has(request);
+  if (closing.has(request) || waiting || !keepsConnection(request)) return false;
   const length = Number(request.headers['content-length'] ?? 0);
   return (drainedBytes.get(request.socket) ?? 0) + length <= DRAIN_MAX_BYTES;
 }
