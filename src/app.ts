@@ -225,6 +225,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       ms: Math.round(reply.elapsedTime * 100) / 100,
       key: request.principal?.keyId,
     });
+    // An upgrade request answered here was refused (an accepted one is hijacked and never gets
+    // here). Its socket left Node's HTTP server at the upgrade: no timeout ends it, and nothing
+    // would close it (one refused by the rate limit stayed open for good, each one holding a
+    // place under HTTP_MAX_CONNECTIONS). A plain request that merely names an Upgrade header
+    // loses only its keep-alive.
+    if (request.headers.upgrade !== undefined) request.raw.socket.destroySoon();
     done();
   });
 

@@ -124,6 +124,50 @@ for (const dialect of DIALECTS) {
       assert.equal(plain.body.error.code, 'malformed_request');
     });
 
+    test('an upgrade refused before its route runs (rate limit, a body) is answered and closed, not left open', async (t) => {
+      const app = await startTestApp(t, { dialect, rateLimitPerIp: 3 });
+      const r = await room(app);
+      const upgrade = (extra = '') =>
+        `GET /watch/${r.streamId}/chat HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n` +
+        `Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n${extra}\r\n`;
+      // Such a socket has left Node's HTTP server: no idle timeout would ever end it.
+      const answers: { status: string; closed: boolean }[] = [];
+      const sockets: net.Socket[] = [];
+      try {
+        for (const request of [
+          upgrade('Content-Length: 5\r\n') + 'hello',
+          ...Array.from({ length: 5 }, () => upgrade()),
+        ]) {
+          const socket = net.connect(app.port, '127.0.0.1');
+          sockets.push(socket);
+          socket.on('error', () => undefined);
+          const answer = { status: '', closed: false };
+          answers.push(answer);
+          socket.on('data', (chunk: Buffer) => {
+            answer.status ||= chunk.toString('latin1').slice(9, 12);
+          });
+          socket.on('close', () => {
+            answer.closed = true;
+          });
+          socket.write(request);
+          await waitFor(() => answer.status || undefined, { what: 'an answer', timeoutMs: 5000 });
+          // An accepted one stays open as the chat; the rest are closed once answered.
+          if (answer.status === '101') socket.destroy();
+          else
+            await waitFor(() => answer.closed || undefined, {
+              what: `close after ${answer.status}`,
+              timeoutMs: 5000,
+            });
+        }
+      } finally {
+        for (const socket of sockets) socket.destroy();
+      }
+      assert.deepEqual(
+        answers.map((answer) => answer.status),
+        ['400', '101', '101', '429', '429', '429'],
+      );
+    });
+
     test('hostile frames close only their own socket; a slow reader is dropped, not buffered', async (t) => {
       const app = await startTestApp(t, { dialect, chat: { sendBufferLimit: 64 * 1024 } });
       const r = await room(app);
