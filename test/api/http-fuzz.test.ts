@@ -389,7 +389,9 @@ function rawRequest(rng: Rng, fixtures: Fixtures): Generated {
   if (extras === 0) headers.push(['X-Huge', 'h'.repeat(rng.pick([8000, 17_000, 70_000]))]);
   if (extras === 1) for (let i = 0; i < 300; i++) headers.push([`X-Many-${i}`, 'v']);
   if (extras === 2) headers.push(['Expect', '100-continue']);
-  if (extras === 3) headers.push(['Upgrade', 'websocket'], ['Connection', 'Upgrade']);
+  // The chat socket's path mostly asks to upgrade (without a valid handshake), as a client would.
+  const chatSocket = /^\/watch\/[^/]+\/chat/.test(target) && rng.chance(0.7);
+  if (extras === 3 || chatSocket) headers.push(['Upgrade', 'websocket'], ['Connection', 'Upgrade']);
   if (extras === 4) headers.push(['X-Forwarded-For', rng.pick(['1.2.3.4', 'junk', '::1, 10.0.0.1', ''])]);
   if (extras === 5) headers.push([rng.pick(['Bad Header', 'X-Nul\u0000', '', ':authority', 'X-Ü']), 'v']);
   if (extras === 6) headers.push(['X-Folded', 'a\r\n  folded']);
@@ -498,6 +500,9 @@ test(`HTTP fuzzing (seed ${SEED}) never gets a 500, a non-envelope error or a ha
     { method: 'GET', template: '/v1/openapi.json' },
     // Players' presence signal: public, outside the OpenAPI document, takes a query and a cookie.
     { method: 'POST', template: '/watch/{id}/presence' },
+    // The chat socket: the one path an Upgrade reaches the app by (the fuzzer sends no valid
+    // handshake, so every one is refused, and must be answered and closed like any request).
+    { method: 'GET', template: '/watch/{id}/chat' },
   ];
   for (const [template, operations] of Object.entries(document.paths)) {
     for (const method of Object.keys(operations)) {
