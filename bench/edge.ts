@@ -12,6 +12,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -143,6 +144,12 @@ export async function benchEdge(options: {
       );
       if (ok) break;
       if (tries > 300) throw new Error(`the origin did not answer within 30 s; see ${originLog}`);
+      await sleep(100);
+    }
+    // The HTTP port answers a moment before ingest listens: an encoder started in between was
+    // refused and gave up (one run in a few failed so), so the push waits for the RTMP port.
+    for (let tries = 0; !(await accepts(RTMP_PORT)); tries++) {
+      if (tries > 300) throw new Error(`RTMP ingest did not listen within 30 s; see ${originLog}`);
       await sleep(100);
     }
     const settings = (await (await fetch(`${originUrl}/v1/ingest`, { headers: auth })).json()) as {
@@ -336,4 +343,17 @@ export async function benchEdge(options: {
   } finally {
     for (const stop of stops.toReversed()) await stop();
   }
+}
+
+/** Whether something accepts TCP connections on the port on 127.0.0.1. */
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => {
+      resolve(false);
+    });
+  });
 }
