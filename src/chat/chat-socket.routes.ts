@@ -63,9 +63,12 @@ interface Incoming {
 const CHAT_SOCKET_PATH = /^\/watch\/[^/?#]+\/chat(?:\?|$)/;
 
 function refuseUpgrade(socket: Duplex): void {
-  const body = JSON.stringify({
-    error: { code: 'malformed_request', message: 'Only a watch page chat accepts a WebSocket upgrade.' },
-  });
+  refuseHandshake(socket, 'Only a watch page chat accepts a WebSocket upgrade.');
+}
+
+/** Answers an upgrade 400 `malformed_request` in the envelope, on a socket no server manages, and closes it. */
+function refuseHandshake(socket: Duplex, message: string): void {
+  const body = JSON.stringify({ error: { code: 'malformed_request', message } });
   socket.on('error', () => {
     socket.destroy();
   });
@@ -105,6 +108,12 @@ export function chatSocketRoutes(options: ChatSocketOptions): (app: FastifyInsta
       errorHandler: (_error, socket) => {
         socket.terminate();
       },
+    });
+    // A handshake ws itself refuses (no or a malformed Sec-WebSocket-Key, another version, a bad
+    // Sec-WebSocket-Protocol) comes after the route took the request over: answered here in the
+    // envelope, where ws would write a text/html line.
+    app.websocketServer.on('wsClientError', (error: Error, socket: Duplex) => {
+      refuseHandshake(socket, error.message);
     });
     app.addHook('onClose', () => {
       hub.close();

@@ -6,6 +6,7 @@ import { describe, test } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { DIALECTS } from '../helpers/databases.ts';
 import { TestClock } from '../helpers/clock.ts';
+import { rawExchange } from '../helpers/server.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { ChatClient, sessionCookie } from './chat-client.ts';
 
@@ -122,6 +123,32 @@ for (const dialect of DIALECTS) {
       const plain = await app.request('GET', `/watch/${r.streamId}/chat`);
       assert.equal(plain.status, 400);
       assert.equal(plain.body.error.code, 'malformed_request');
+    });
+
+    test('a handshake ws refuses (no key, a bad key, another version, a bad protocol) is a 400 in the envelope', async (t) => {
+      const app = await startTestApp(t, { dialect });
+      const r = await room(app);
+      const cases = [
+        'Sec-WebSocket-Version: 13\r\n',
+        'Sec-WebSocket-Key: short\r\nSec-WebSocket-Version: 13\r\n',
+        'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 99\r\n',
+        'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: a,,b\r\n',
+      ];
+      for (const headers of cases) {
+        const exchange = await rawExchange(
+          app.port,
+          `GET /watch/${r.streamId}/chat HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n${headers}\r\n`,
+          { waitMs: 5000 },
+        );
+        const answer = exchange.responses[0];
+        assert.equal(answer?.status, 400, headers);
+        assert.match(answer.headers['content-type'] ?? '', /^application\/json/, headers);
+        assert.equal(
+          (JSON.parse(answer.body) as { error: { code: string } }).error.code,
+          'malformed_request',
+        );
+        assert.equal(exchange.closed, true, `${headers}: closed`);
+      }
     });
 
     test('an upgrade refused before its route runs (rate limit, a body) is answered and closed, not left open', async (t) => {
