@@ -6,6 +6,7 @@ import Fastify, {
   LogController,
   type FastifyBaseLogger,
   type FastifyInstance,
+  type FastifyReply,
   type FastifyRequest,
   type preParsingHookHandler,
 } from 'fastify';
@@ -92,6 +93,23 @@ export interface AppOptions {
 // Methods whose bodies Fastify never reads: one sent anyway is refused, not ignored.
 const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'TRACE']);
 
+/**
+ * An upgrade request answered through Fastify was refused (an accepted one is hijacked and never
+ * answered here). Its socket left Node's HTTP server at the upgrade: no timeout ends it, and
+ * nothing else would close it (one refused by the rate limit, or for a malformed URL, stayed
+ * open for good, each one holding a place under HTTP_MAX_CONNECTIONS), so it is ended once the
+ * answer is out. A plain request that merely names an Upgrade header loses only its keep-alive.
+ */
+function endRefusedUpgrade(request: FastifyRequest, reply: FastifyReply): void {
+  if (request.headers.upgrade === undefined) return;
+  const socket = request.raw.socket;
+  if (reply.raw.writableFinished) socket.destroySoon();
+  else
+    reply.raw.once('finish', () => {
+      socket.destroySoon();
+    });
+}
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { services } = options;
   const limits = { ...HTTP_LIMIT_DEFAULTS, ...options.http };
@@ -132,6 +150,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     frameworkErrors: (error, request, reply) => {
       void reply.header('X-Request-Id', request.id);
       void sendError(reply, toAppError(error, request));
+      // No onResponse hook runs for these: a refused upgrade is ended here.
+      endRefusedUpgrade(request, reply);
     },
     ajv: { customOptions: { removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -225,12 +245,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       ms: Math.round(reply.elapsedTime * 100) / 100,
       key: request.principal?.keyId,
     });
-    // An upgrade request answered here was refused (an accepted one is hijacked and never gets
-    // here). Its socket left Node's HTTP server at the upgrade: no timeout ends it, and nothing
-    // would close it (one refused by the rate limit stayed open for good, each one holding a
-    // place under HTTP_MAX_CONNECTIONS). A plain request that merely names an Upgrade header
-    // loses only its keep-alive.
-    if (request.headers.upgrade !== undefined) request.raw.socket.destroySoon();
+    endRefusedUpgrade(request, reply);
     done();
   });
 

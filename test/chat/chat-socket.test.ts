@@ -151,7 +151,7 @@ for (const dialect of DIALECTS) {
       }
     });
 
-    test('an upgrade refused before its route runs (rate limit, a body) is answered and closed, not left open', async (t) => {
+    test('an upgrade refused before its route runs (rate limit, a body, a malformed path) is answered and closed, not left open', async (t) => {
       const app = await startTestApp(t, { dialect, rateLimitPerIp: 3 });
       const r = await room(app);
       const upgrade = (extra = '') =>
@@ -163,6 +163,8 @@ for (const dialect of DIALECTS) {
       try {
         for (const request of [
           upgrade('Content-Length: 5\r\n') + 'hello',
+          // A malformed escape in the path is refused before any hook runs.
+          upgrade().replace(`/watch/${r.streamId}/chat`, '/watch/%zz/chat'),
           ...Array.from({ length: 5 }, () => upgrade()),
         ]) {
           const socket = net.connect(app.port, '127.0.0.1');
@@ -191,7 +193,7 @@ for (const dialect of DIALECTS) {
       }
       assert.deepEqual(
         answers.map((answer) => answer.status),
-        ['400', '101', '101', '429', '429', '429'],
+        ['400', '404', '101', '101', '429', '429', '429'],
       );
     });
 
