@@ -18,6 +18,7 @@ import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Logger } from 'pino';
+import { rawErrorResponse } from '../http/error-handler.ts';
 import { AppError } from '../shared/errors.ts';
 import type { ChatHub, ChatViewer } from './chat-hub.ts';
 import type { ChatService } from './chat.service.ts';
@@ -62,23 +63,14 @@ interface Incoming {
 /** The one path that takes a WebSocket upgrade: a watch page's chat. */
 const CHAT_SOCKET_PATH = /^\/watch\/[^/?#]+\/chat(?:\?|$)/;
 
-function refuseUpgrade(socket: Duplex): void {
-  refuseHandshake(socket, 'Only a watch page chat accepts a WebSocket upgrade.');
-}
-
 /** Answers an upgrade 400 `malformed_request` in the envelope, on a socket no server manages, and closes it. */
 function refuseHandshake(socket: Duplex, message: string): void {
-  const body = JSON.stringify({ error: { code: 'malformed_request', message } });
   socket.on('error', () => {
     socket.destroy();
   });
-  socket.end(
-    'HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\n' +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    () => {
-      socket.destroy();
-    },
-  );
+  socket.end(rawErrorResponse(new AppError('malformed_request', message)), () => {
+    socket.destroy();
+  });
 }
 
 export function chatSocketRoutes(options: ChatSocketOptions): (app: FastifyInstance) => Promise<void> {
@@ -96,7 +88,7 @@ export function chatSocketRoutes(options: ChatSocketOptions): (app: FastifyInsta
         gate.emit('upgrade', request, socket, head);
         return;
       }
-      refuseUpgrade(socket);
+      refuseHandshake(socket, 'Only a watch page chat accepts a WebSocket upgrade.');
     });
     await app.register(websocket, {
       options: {
