@@ -55,6 +55,8 @@ export interface EdgeFigures {
   originPlaylistFetchesPerSecond: number;
   viewerCount: number | null;
   edgeDelayMs: { mean: number; median: number; max: number; samples: number };
+  /** The probe's reads through the edge: how many waited on its cache lock (probe.edgeReads). */
+  probeEdgeReads: { count: number; lockWaits: number; slowestMs: number };
 }
 
 /** CPU time (user + system, ms) of a process and its children (nginx's master and worker). */
@@ -301,6 +303,7 @@ export async function benchEdge(options: {
         max: Math.max(0, ...delays),
         samples: delays.length,
       },
+      probeEdgeReads: probe.edgeReads,
     };
     log(JSON.stringify(figures, null, 2));
     fs.writeFileSync(

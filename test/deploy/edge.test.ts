@@ -197,6 +197,7 @@ test(
         .map(([name, at]) => probe.seen.edge.get(name)! - at)
         .sort((x, y) => x - y);
       t.diagnostic(`edge delay per new segment (ms), sorted: ${JSON.stringify(delays)}`);
+      t.diagnostic(`probe's edge reads: ${JSON.stringify(probe.edgeReads)}`);
       assert.ok(delays.length >= RUN_MS / 2000 - 2, `segments probed: ${delays.length}`);
       const median = delays[Math.floor(delays.length / 2)]!;
       assert.ok(median <= 500, `median delay ${median} ms`);
