@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { startEdge } from '../test/deploy/nginx.ts';
-import { probeLatency } from '../test/deploy/latency-probe.ts';
+import { LOCK_WAIT_MS, probeLatency } from '../test/deploy/latency-probe.ts';
 import { checkPinning, cli, GENERATOR_CORE, pinned, SERVER_CORE } from './processes.ts';
 
 const run = promisify(execFile);
@@ -57,6 +57,38 @@ export interface EdgeFigures {
   edgeDelayMs: { mean: number; median: number; max: number; samples: number };
   /** The probe's reads through the edge: how many waited on its cache lock (probe.edgeReads). */
   probeEdgeReads: { count: number; lockWaits: number; slowestMs: number };
+  /**
+   * Every live playlist request the edge answered while the viewers watched, from its access
+   * log: how long they took, and how many waited on its cache lock (a request that asks while
+   * the slot's origin request is out waits for it, and nginx looks again only every 500 ms).
+   */
+  edgePlaylistAnswers: { requests: number; p50Ms: number; p99Ms: number; waitedOnLock: number };
+}
+
+/** The edge's answers to live playlist requests between two times, from its access log lines. */
+function playlistAnswers(
+  lines: string[],
+  playlistPath: string,
+  fromMs: number,
+  toMs: number,
+): EdgeFigures['edgePlaylistAnswers'] {
+  // METHOD URI STATUS CACHE UPSTREAM MSEC REQUEST_TIME ... (test/deploy/nginx.ts)
+  const times = lines
+    .map((line) => line.split(' '))
+    .filter(([method, uri, , , , msec]) => {
+      const at = Number(msec) * 1000;
+      return method === 'GET' && uri === playlistPath && at >= fromMs && at <= toMs;
+    })
+    .map((fields) => Number(fields[6]) * 1000)
+    .sort((x, y) => x - y);
+  const at = (share: number) =>
+    times[Math.min(times.length - 1, Math.floor(times.length * share))] ?? Number.NaN;
+  return {
+    requests: times.length,
+    p50Ms: at(0.5),
+    p99Ms: at(0.99),
+    waitedOnLock: times.filter((ms) => ms >= LOCK_WAIT_MS).length,
+  };
 }
 
 /** CPU time (user + system, ms) of a process and its children (nginx's master and worker). */
@@ -234,6 +266,8 @@ export async function benchEdge(options: {
     const edgeCpuShare = (cpuMsOfTree(edgePid) - edgeCpuBefore) / elapsedMs;
     const originCpuShare = (cpuMsOfTree(origin.pid!) - originCpuBefore) / elapsedMs;
     await probe.stop();
+    // The edge writes its access log every 200 ms (test/deploy/nginx.ts): let the last lines land.
+    await sleep(300);
     const result = JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as {
       playlists: number;
       segments: number;
@@ -304,6 +338,7 @@ export async function benchEdge(options: {
         samples: delays.length,
       },
       probeEdgeReads: probe.edgeReads,
+      edgePlaylistAnswers: playlistAnswers(edge.accessLog(), playlistPath, startedAt, endedAt),
     };
     log(JSON.stringify(figures, null, 2));
     fs.writeFileSync(
