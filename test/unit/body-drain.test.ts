@@ -44,16 +44,21 @@ function post(length: number, sent: string | Buffer): Buffer {
 
 const GET = 'GET /after HTTP/1.1\r\nHost: localhost\r\n\r\n';
 
-test('a refused body within the bounds is read out; the connection carries the next requests', async (t) => {
-  const port = await startServer(t);
-  const body = Buffer.alloc(16 * 1024, 7);
-  // Three refusals and a GET on one connection: the socket's listeners do not pile up.
-  const request = Buffer.concat([
+/** Three refused POSTs of `bodyBytes` each, then a GET, to send on one connection. */
+function threeRefusedThenGet(bodyBytes: number): Buffer {
+  const body = Buffer.alloc(bodyBytes, 7);
+  return Buffer.concat([
     post(body.length, body),
     post(body.length, body),
     post(body.length, body),
     Buffer.from(GET),
   ]);
+}
+
+test('a refused body within the bounds is read out; the connection carries the next requests', async (t) => {
+  const port = await startServer(t);
+  // Three refusals and a GET on one connection: the socket's listeners do not pile up.
+  const request = threeRefusedThenGet(16 * 1024);
   const exchange = await rawExchange(port, request, { waitMs: 3000, untilResponses: 4 });
   assert.deepEqual(
     exchange.responses.map((response) => response.status),
@@ -80,14 +85,7 @@ test('past the byte bound the connection goes', async (t) => {
 
 test('the byte bound counts every body read out on a connection: bodies that pass it together end it', async (t) => {
   const port = await startServer(t);
-  const body = Buffer.alloc(24 * 1024, 7);
-  const request = Buffer.concat([
-    post(body.length, body),
-    post(body.length, body),
-    post(body.length, body),
-    Buffer.from(GET),
-  ]);
-  const exchange = await rawExchange(port, request, { waitMs: 3000 });
+  const exchange = await rawExchange(port, threeRefusedThenGet(24 * 1024), { waitMs: 3000 });
   assert.equal(exchange.closed, true);
   // Two bodies (48 KiB) are within the 64 KiB; the third passes it, and no GET is answered.
   assert.deepEqual(
